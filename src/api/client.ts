@@ -1,0 +1,281 @@
+/**
+ * The HTTP client of one device: one keep-alive undici Pool, a whole-request deadline, a cap on
+ * the response size, one retry when a reused socket turns out to be reset, and TLS options.
+ * `call` never throws for anything the device or the network does: it returns a Result.
+ */
+import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import { Pool, buildConnector } from 'undici';
+import { z } from 'zod';
+import { operations, type OperationName, type RawData } from './endpoints.js';
+import { envelopeSchema } from './schemas.js';
+import {
+  authError,
+  deviceError,
+  httpError,
+  isTlsCode,
+  networkError,
+  protocolError,
+  tlsMessage,
+  type ApiError,
+  type Result,
+} from './errors.js';
+
+export interface ClientOptions {
+  /** Base URL of the device; a path prefix is kept (http://host/prefix). */
+  baseUrl: string;
+  /** Whole-request deadline: connect, headers and body together. */
+  timeoutMs: number;
+  /** Answers larger than this are refused without being read to the end. */
+  maxResponseBytes?: number;
+  /** Extra request headers: auth carriers (Authorization, Cookie) and --header values. */
+  headers?: Record<string, string>;
+  insecure?: boolean;
+  /** PEM text of a CA to trust (from --ca FILE). */
+  ca?: string;
+  /** Accept exactly the certificate with this SHA-256 fingerprint (hex, colons optional). */
+  pinSha256?: string;
+  /**
+   * Idle sockets are closed by us after this long. Shorter than the idle close of a small
+   * embedded web server (often 5 s), so that we, not the device, end an idle connection.
+   */
+  keepAliveMs?: number;
+}
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024;
+export const DEFAULT_KEEPALIVE_MS = 4000;
+
+/** Codes meaning "the socket we reused was already closed by the peer": safe to retry once. */
+const codeAliases: Record<string, string> = {
+  UND_ERR_HEADERS_TIMEOUT: 'TIMEOUT',
+  UND_ERR_BODY_TIMEOUT: 'TIMEOUT',
+  UND_ERR_RES_EXCEEDED_MAX_SIZE: 'SIZE',
+};
+const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
+
+export interface ClientStats {
+  requests: number;
+  connections: number;
+  retries: number;
+}
+
+export class DeviceClient {
+  readonly baseUrl: string;
+  readonly stats: ClientStats = { requests: 0, connections: 0, retries: 0 };
+  private readonly pool: Pool;
+  private readonly basePath: string;
+  private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxResponseBytes'>> & ClientOptions;
+  private fingerprint: Promise<string | undefined> | undefined;
+
+  constructor(options: ClientOptions) {
+    const url = new URL(options.baseUrl);
+    this.baseUrl = options.baseUrl;
+    this.basePath = url.pathname.replace(/\/+$/, '');
+    this.opts = { maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, ...options };
+    const keepAlive = options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS;
+    this.pool = new Pool(url.origin, {
+      // Sequential polls need one socket; a second one would only double the device's load.
+      connections: 1,
+      pipelining: 1,
+      keepAliveTimeout: keepAlive,
+      keepAliveMaxTimeout: keepAlive,
+      maxResponseSize: this.opts.maxResponseBytes,
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+      connect: this.connector(url),
+    });
+    this.pool.on('connect', () => {
+      this.stats.connections++;
+    });
+  }
+
+  private connector(url: URL): buildConnector.connector {
+    const pin = this.opts.pinSha256 ? normalizeFingerprint(this.opts.pinSha256) : undefined;
+    const base = buildConnector({
+      timeout: this.opts.timeoutMs,
+      // With a pin, the chain is not verified: the exact certificate is.
+      rejectUnauthorized: !(this.opts.insecure || pin),
+      ...(this.opts.ca ? { ca: this.opts.ca } : {}),
+    });
+    if (!pin || url.protocol !== 'https:') return base;
+    return (options, callback) => {
+      base(options, (err, socket) => {
+        if (err || !socket) return callback(err ?? new Error('no socket'), null);
+        const seen = normalizeFingerprint((socket as TLSSocket).getPeerCertificate().fingerprint256 ?? '');
+        if (seen !== pin) {
+          socket.destroy();
+          const mismatch = Object.assign(new Error('certificate pin mismatch'), { code: 'PIN_MISMATCH', fingerprint: seen });
+          return callback(mismatch, null);
+        }
+        callback(null, socket);
+      });
+    };
+  }
+
+  /** Calls one operation; `id` selects a GNSS receiver or PTP port. */
+  async call<K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> {
+    const op = operations[name];
+    let raw = await this.exchange(op.path, op.body(params));
+    if (!raw.ok && raw.retryable) {
+      this.stats.retries++;
+      raw = await this.exchange(op.path, op.body(params));
+    }
+    if (!raw.ok) return { ok: false, error: await this.withFingerprint(raw.error) };
+    if (raw.status === 401 || raw.status === 403) return { ok: false, error: authError(raw.status, name) };
+    if (raw.status < 200 || raw.status > 299) {
+      return { ok: false, error: httpError(raw.status, raw.contentType, raw.body.slice(0, 512)) };
+    }
+    return decode(name, raw.body);
+  }
+
+  private async exchange(
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<
+    | { ok: true; status: number; contentType: string | undefined; body: string }
+    | { ok: false; error: ApiError; retryable: boolean }
+  > {
+    this.stats.requests++;
+    const deadline = AbortSignal.timeout(this.opts.timeoutMs);
+    let headersArrived = false;
+    try {
+      const res = await this.pool.request({
+        path: this.basePath + path,
+        method: 'POST',
+        headers: { ...this.opts.headers, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+        signal: deadline,
+      });
+      headersArrived = true;
+      const length = Number(res.headers['content-length']);
+      if (length > this.opts.maxResponseBytes) {
+        res.body.destroy();
+        return { ok: false, error: networkError('SIZE', this.opts.timeoutMs), retryable: false };
+      }
+      const text = await res.body.text();
+      const ct = res.headers['content-type'];
+      return { ok: true, status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : ct, body: text };
+    } catch (err) {
+      const code = deadline.aborted ? 'TIMEOUT' : codeAliases[errorCode(err) ?? ''] ?? errorCode(err);
+      return {
+        ok: false,
+        error: networkError(code, this.opts.timeoutMs),
+        retryable: !headersArrived && !deadline.aborted && code !== undefined && resetCodes.has(code),
+      };
+    }
+  }
+
+  /** A TLS failure names the certificate's fingerprint, so a technician can pin it on first use. */
+  private async withFingerprint(error: ApiError): Promise<ApiError> {
+    if (error.code !== 'PIN_MISMATCH' && !isTlsCode(error.code)) return error;
+    this.fingerprint ??= fetchFingerprint(new URL(this.baseUrl), this.opts.timeoutMs);
+    const fp = await this.fingerprint;
+    if (error.code === 'PIN_MISMATCH') {
+      return {
+        ...error,
+        message: `the device certificate does not match --pin-sha256; it presents ${fp ?? 'an unreadable certificate'} (a replaced certificate, or someone in the middle)`,
+      };
+    }
+    return { ...error, message: tlsMessage(error.code ?? '', fp) };
+  }
+
+  async close(): Promise<void> {
+    await this.pool.close().catch(() => undefined);
+  }
+
+  destroy(): void {
+    void this.pool.destroy().catch(() => undefined);
+  }
+}
+
+/** Envelope, then device error, then the operation's own schema: the first failure wins. */
+export function decode<K extends OperationName>(name: K, body: string): Result<RawData<K>> {
+  let json: unknown;
+  try {
+    json = JSON.parse(body);
+  } catch {
+    const start = body.trim().slice(0, 40);
+    const what = start === '' ? 'an empty body' : /^</.test(start) ? 'an HTML or XML page' : `text starting "${start}"`;
+    return { ok: false, error: protocolError(`the answer is not JSON (${what})`) };
+  }
+  const envelope = envelopeSchema.safeParse(json);
+  if (!envelope.success) return { ok: false, error: protocolError(describeIssue(envelope.error, '')) };
+  const env = envelope.data;
+  if (!env.success) return { ok: false, error: deviceError(env) };
+  if (env.data === undefined || env.data === null) {
+    return { ok: false, error: protocolError('the device said success but sent no data') };
+  }
+  const parsed = (operations[name].schema as unknown as z.ZodType<RawData<K>>).safeParse(env.data);
+  if (!parsed.success) return { ok: false, error: protocolError(describeIssue(parsed.error, 'data')) };
+  return { ok: true, data: parsed.data };
+}
+
+/** "data.sources[2].stratum: expected number, got string": the first field that did not match. */
+function describeIssue(error: z.ZodError, root: string): string {
+  const issue = error.issues[0];
+  if (!issue) return 'the answer does not have the documented shape';
+  const path = issue.path.reduce<string>(
+    (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+    root,
+  );
+  const where = path || 'the answer';
+  let what: string;
+  if (issue.code === 'invalid_type') {
+    const received = (issue as { input?: unknown }).input;
+    what = `expected ${issue.expected}, got ${received === undefined ? 'nothing' : describeType(received)}`;
+  } else if (issue.code === 'invalid_union') {
+    what = 'has none of the documented shapes';
+  } else {
+    what = issue.message;
+  }
+  return `unexpected answer: ${where} ${what}`;
+}
+
+function describeType(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value;
+}
+
+function errorCode(err: unknown): string | undefined {
+  let e: unknown = err;
+  // undici wraps the system error as `cause`; the innermost code is the most specific.
+  for (let depth = 0; depth < 4 && e && typeof e === 'object'; depth++) {
+    const code = (e as { code?: unknown }).code;
+    const cause = (e as { cause?: unknown }).cause;
+    if (typeof code === 'string' && code !== 'UND_ERR_SOCKET') return code;
+    if (!cause) return typeof code === 'string' ? code : undefined;
+    e = cause;
+  }
+  return undefined;
+}
+
+function normalizeFingerprint(fp: string): string {
+  return fp.replace(/[^0-9a-f]/gi, '').toUpperCase();
+}
+
+export function formatFingerprint(fp: string): string {
+  return normalizeFingerprint(fp).replace(/(..)(?!$)/g, '$1:');
+}
+
+/** Reads the device's certificate without trusting it, only to name its fingerprint. */
+function fetchFingerprint(url: URL, timeoutMs: number): Promise<string | undefined> {
+  if (url.protocol !== 'https:') return Promise.resolve(undefined);
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: url.hostname,
+      port: Number(url.port || 443),
+      servername: /^[\d.]+$|:/.test(url.hostname) ? undefined : url.hostname,
+      rejectUnauthorized: false,
+    });
+    const done = (fp: string | undefined) => {
+      socket.destroy();
+      resolve(fp);
+    };
+    socket.setTimeout(timeoutMs, () => done(undefined));
+    socket.once('secureConnect', () => {
+      const cert: PeerCertificate = socket.getPeerCertificate();
+      done(cert.fingerprint256 ? formatFingerprint(cert.fingerprint256) : undefined);
+    });
+    socket.once('error', () => done(undefined));
+  });
+}

@@ -1,0 +1,115 @@
+/**
+ * The error taxonomy: every way an operation can fail becomes one ApiError with a kind and one
+ * sentence a technician understands. Nothing here echoes request headers (they carry secrets).
+ */
+import type { OperationName } from './endpoints.js';
+import { operations } from './endpoints.js';
+
+export type ErrorKind = 'network' | 'http' | 'protocol' | 'device' | 'auth';
+
+export interface ApiError {
+  kind: ErrorKind;
+  /** Device error code (device kind), HTTP status (http/auth) or system code (network). */
+  code?: string;
+  message: string;
+}
+
+export type Result<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+
+/** What the device's own error codes mean, per the API document. */
+export const deviceErrorCodes: Record<string, { key: string; meaning: string }> = {
+  '40000': { key: 'no.blank.params', meaning: 'the device rejected the request as having blank parameters' },
+  '40003': { key: 'gnss.no.device', meaning: 'no GNSS receiver, or no permission to see it' },
+  '40004': { key: 'ptp.not.found', meaning: 'no PTP slave port with that id' },
+  '40007': { key: 'ntp.input.sources.unavailable', meaning: 'the NTP input sources are unavailable on the device' },
+};
+
+export function deviceError(fields: {
+  errorCode?: string | number | null;
+  errorMessage?: string | null;
+  showType?: number | null;
+}): ApiError {
+  const code = fields.errorCode == null ? '' : String(fields.errorCode);
+  const known = deviceErrorCodes[code];
+  if (known) return { kind: 'device', code, message: known.meaning };
+  const raw = [
+    `errorCode=${code || '(none)'}`,
+    `errorMessage=${fields.errorMessage ?? '(none)'}`,
+    `showType=${fields.showType ?? '(none)'}`,
+  ].join(' ');
+  return { kind: 'device', code: code || undefined, message: `the device reported an error it does not document (${raw})` };
+}
+
+/** System error codes of Node sockets and undici, in words. */
+const networkReasons: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens at that address and port',
+  ENOTFOUND: 'the host name does not resolve (DNS)',
+  EAI_AGAIN: 'the host name could not be resolved right now (DNS)',
+  ECONNRESET: 'the device reset the connection',
+  EPIPE: 'the device closed the connection while the request was sent',
+  EHOSTUNREACH: 'no route to the device (host unreachable)',
+  ENETUNREACH: 'no route to the device (network unreachable)',
+  ETIMEDOUT: 'the connection attempt timed out',
+  UND_ERR_CONNECT_TIMEOUT: 'the connection attempt timed out',
+  UND_ERR_SOCKET: 'the device closed the connection before answering',
+  UND_ERR_CLOSED: 'the connection was closed',
+};
+
+/** TLS verification codes of OpenSSL/Node, in words. */
+const tlsReasons: Record<string, string> = {
+  DEPTH_ZERO_SELF_SIGNED_CERT: 'the device presents a self-signed certificate',
+  SELF_SIGNED_CERT_IN_CHAIN: 'the certificate chain ends in a self-signed CA that is not trusted',
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'the certificate is signed by an unknown CA',
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'the certificate is signed by an unknown CA',
+  CERT_HAS_EXPIRED: 'the device certificate has expired',
+  CERT_NOT_YET_VALID: 'the device certificate is not valid yet (check the clocks)',
+  ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate was issued for another host name',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the device does not speak TLS on that port (try http://)',
+};
+
+export function tlsMessage(code: string, fingerprint?: string): string {
+  const reason = tlsReasons[code] ?? `TLS verification failed (${code})`;
+  const pin = fingerprint ? `; its SHA-256 fingerprint is ${fingerprint} (pin it with --pin-sha256)` : '';
+  return `${reason}${pin}; pass --ca FILE with the device's CA, or --insecure to skip verification`;
+}
+
+export function isTlsCode(code: string | undefined): boolean {
+  return code !== undefined && (code in tlsReasons || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code.includes('CERT'));
+}
+
+export function networkError(code: string | undefined, timeoutMs: number): ApiError {
+  if (code === 'TIMEOUT') return { kind: 'network', code, message: `no complete answer within ${formatMs(timeoutMs)} (timeout)` };
+  if (code === 'SIZE') return { kind: 'network', code, message: 'the answer was larger than the response size cap and was cut off' };
+  if (code && isTlsCode(code)) return { kind: 'network', code, message: tlsMessage(code) };
+  const reason = code ? networkReasons[code] : undefined;
+  return { kind: 'network', code, message: reason ?? `the device could not be reached (${code ?? 'unknown error'})` };
+}
+
+export function httpError(status: number, contentType: string | undefined, bodyStart: string): ApiError {
+  const looks = describeBody(contentType, bodyStart);
+  return { kind: 'http', code: String(status), message: `the device answered HTTP ${status} with ${looks}` };
+}
+
+export function authError(status: number, operation: OperationName): ApiError {
+  const what = status === 401 ? 'not logged in (HTTP 401)' : 'permission refused (HTTP 403)';
+  return { kind: 'auth', code: String(status), message: `${what}: ${operations[operation].refused}` };
+}
+
+export function protocolError(detail: string): ApiError {
+  return { kind: 'protocol', message: detail };
+}
+
+function describeBody(contentType: string | undefined, bodyStart: string): string {
+  const text = bodyStart.trim();
+  if (text === '') return 'an empty body';
+  if (/^<(!doctype|html)/i.test(text) || contentType?.includes('html')) {
+    const title = /<title>([^<]{1,80})<\/title>/i.exec(text)?.[1]?.trim();
+    return title ? `an HTML page titled "${title}"` : 'an HTML page';
+  }
+  if (text.startsWith('{') || text.startsWith('[')) return 'a JSON body';
+  return `a ${contentType ?? 'text'} body`;
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${ms} ms`;
+}

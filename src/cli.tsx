@@ -1,0 +1,2 @@
+// Entry point placeholder; replaced by the real CLI.
+console.log('synctop');

@@ -1,0 +1,84 @@
+/**
+ * What the live monitor knows at one moment: per section the last good data and when it came,
+ * the current error if the latest poll failed, and the device-level reachability. Views read
+ * this; only the poller writes it.
+ */
+import type { AlarmData, GnssData, NtpData, PtpData, SectionName, SnapshotError } from '../model/snapshot.js';
+import { HistoryStore } from './history.js';
+
+export interface SectionState<T> {
+  /** Last good data; kept when later polls fail, so nothing the technician knew is hidden. */
+  data: T | null;
+  /** Epoch ms of the last good data. */
+  receivedAt: number | null;
+  /** Error of the latest poll, null when it succeeded. */
+  error: SnapshotError | null;
+  /** Epoch ms since when the error has persisted. */
+  errorSince: number | null;
+  /** Epoch ms of the latest completed attempt. */
+  attemptedAt: number | null;
+}
+
+export interface Reachability {
+  /** Epoch ms of the first failed poll of the current outage. */
+  since: number;
+  /** Epoch ms of the next attempt. */
+  retryAt: number;
+  /** The network error's sentence. */
+  reason: string;
+}
+
+export interface MonitorState {
+  device: string;
+  intervalMs: number;
+  paused: boolean;
+  /** Epoch ms of the latest successful poll of any section. */
+  lastUpdateAt: number | null;
+  /** Non-null while the device does not answer at all (network errors). */
+  unreachable: Reachability | null;
+  ntp: SectionState<NtpData>;
+  gnss: SectionState<GnssData>;
+  ptp: SectionState<PtpData>;
+  alarm: SectionState<AlarmData>;
+  history: HistoryStore;
+  /** Bumped on every change, for cheap memoization in views. */
+  version: number;
+}
+
+export type SectionStates = Pick<MonitorState, SectionName>;
+
+export function emptySection<T>(): SectionState<T> {
+  return { data: null, receivedAt: null, error: null, errorSince: null, attemptedAt: null };
+}
+
+export function initialState(device: string, intervalMs: number): MonitorState {
+  return {
+    device,
+    intervalMs,
+    paused: false,
+    lastUpdateAt: null,
+    unreachable: null,
+    ntp: emptySection(),
+    gnss: emptySection(),
+    ptp: emptySection(),
+    alarm: emptySection(),
+    history: new HistoryStore(),
+    version: 0,
+  };
+}
+
+/** Data older than three intervals is stale: shown, but marked. */
+export const STALE_INTERVALS = 3;
+
+export function isStale(section: SectionState<unknown>, intervalMs: number, now: number): boolean {
+  return section.receivedAt !== null && now - section.receivedAt > STALE_INTERVALS * intervalMs;
+}
+
+/** How views drive the monitor: a store for useSyncExternalStore plus the user's commands. */
+export interface MonitorController {
+  getState(): MonitorState;
+  subscribe(listener: () => void): () => void;
+  /** Polls every operation now (the `r` key), unless paused. */
+  pollNow(): void;
+  setPaused(paused: boolean): void;
+}

@@ -1,0 +1,15 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  test: {
+    include: ['test/**/*.test.{ts,tsx}'],
+    exclude: ['test/bench/**', 'node_modules/**'],
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Fails the run on any unhandled rejection or error, wherever it comes from.
+    dangerouslyIgnoreUnhandledErrors: false,
+    pool: 'forks',
+  },
+});
