@@ -198,29 +198,29 @@ export function decode<K extends OperationName>(name: K, body: string): Result<R
     return { ok: false, error: protocolError(`the answer is not JSON (${what})`) };
   }
   const envelope = envelopeSchema.safeParse(json);
-  if (!envelope.success) return { ok: false, error: protocolError(describeIssue(envelope.error, '')) };
+  if (!envelope.success) return { ok: false, error: protocolError(describeIssue(envelope.error, '', json)) };
   const env = envelope.data;
   if (!env.success) return { ok: false, error: deviceError(env) };
   if (env.data === undefined || env.data === null) {
     return { ok: false, error: protocolError('the device said success but sent no data') };
   }
   const parsed = (operations[name].schema as unknown as z.ZodType<RawData<K>>).safeParse(env.data);
-  if (!parsed.success) return { ok: false, error: protocolError(describeIssue(parsed.error, 'data')) };
+  if (!parsed.success) return { ok: false, error: protocolError(describeIssue(parsed.error, 'data', env.data)) };
   return { ok: true, data: parsed.data };
 }
 
 /** "data.sources[2].stratum: expected number, got string": the first field that did not match. */
-function describeIssue(error: z.ZodError, root: string): string {
+function describeIssue(error: z.ZodError, root: string, input: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'the answer does not have the documented shape';
   const path = issue.path.reduce<string>(
     (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
     root,
   );
-  const where = path || 'the answer';
+  const where = path ? `${path}:` : 'the answer:';
   let what: string;
   if (issue.code === 'invalid_type') {
-    const received = (issue as { input?: unknown }).input;
+    const received = valueAt(input, issue.path);
     what = `expected ${issue.expected}, got ${received === undefined ? 'nothing' : describeType(received)}`;
   } else if (issue.code === 'invalid_union') {
     what = 'has none of the documented shapes';
@@ -228,6 +228,15 @@ function describeIssue(error: z.ZodError, root: string): string {
     what = issue.message;
   }
   return `unexpected answer: ${where} ${what}`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
 }
 
 function describeType(value: unknown): string {
