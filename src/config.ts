@@ -1,0 +1,178 @@
+/**
+ * Flags + environment (+ files they name) -> one validated Config. Every mistake becomes one
+ * sentence that names the flag or file; nothing here prints a secret.
+ */
+import { readFileSync } from 'node:fs';
+import type { PtpPortSelection } from './monitor/ptp-discovery.js';
+
+export interface CommonFlags {
+  interval?: number;
+  timeout?: number;
+  ptpPorts?: string;
+  header?: string[];
+  tokenFile?: string;
+  cookieFile?: string;
+  insecure?: boolean;
+  ca?: string;
+  pinSha256?: string;
+  color?: boolean;
+  ascii?: boolean;
+  showSecrets?: boolean;
+  record?: string;
+}
+
+export interface ConnectionConfig {
+  url: string;
+  timeoutMs: number;
+  headers: Record<string, string>;
+  insecure: boolean;
+  ca?: string;
+  pinSha256?: string;
+}
+
+export interface Config {
+  connection: ConnectionConfig;
+  intervalMs: number;
+  ptpPorts: PtpPortSelection;
+  color: boolean;
+  ascii: boolean;
+  showSecrets: boolean;
+  record?: string;
+  /** Sentences for stderr: things that work but should not be done this way. */
+  warnings: string[];
+}
+
+export class UsageError extends Error {}
+
+export const DEFAULT_INTERVAL_S = 2;
+export const MIN_INTERVAL_S = 0.5;
+/** One-shot modes have no interval to stay under. */
+export const ONE_SHOT_TIMEOUT_MS = 5000;
+
+/** Header names that carry credentials: passing them in argv shows them to every user in `ps`. */
+const secretHeaders = new Set(['authorization', 'cookie', 'x-auth-token', 'x-api-key', 'proxy-authorization']);
+
+export function resolveConfig(
+  url: string,
+  flags: CommonFlags,
+  env: NodeJS.ProcessEnv,
+  opts: { oneShot: boolean; readFile?: (path: string) => string },
+): Config {
+  const read = opts.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
+  const warnings: string[] = [];
+  const interval = flags.interval ?? DEFAULT_INTERVAL_S;
+  if (!Number.isFinite(interval) || interval < MIN_INTERVAL_S) {
+    throw new UsageError(`--interval must be a number of seconds, at least ${MIN_INTERVAL_S} (got ${flags.interval})`);
+  }
+  const intervalMs = Math.round(interval * 1000);
+  // Below the interval, so a slow answer ends before the next poll is due.
+  const timeoutMs = flags.timeout ?? (opts.oneShot ? ONE_SHOT_TIMEOUT_MS : Math.min(ONE_SHOT_TIMEOUT_MS, Math.round(intervalMs * 0.9)));
+  if (!Number.isFinite(timeoutMs) || timeoutMs < 50) throw new UsageError(`--timeout must be a number of milliseconds, at least 50 (got ${flags.timeout})`);
+
+  const headers: Record<string, string> = {};
+  for (const h of flags.header ?? []) {
+    const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*:\s*(.*)$/.exec(h);
+    if (!m) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(h.replace(/:.*/, ': …'))})`);
+    const [, name, value] = m as unknown as [string, string, string];
+    if (secretHeaders.has(name.toLowerCase())) {
+      warnings.push(`the ${name} header on the command line is visible to every user in ps; use SYNCTOP_TOKEN, --token-file or --cookie-file`);
+    }
+    headers[name] = value;
+  }
+  const token = env.SYNCTOP_TOKEN?.trim() || (flags.tokenFile ? readSecretFile(read, flags.tokenFile, '--token-file') : undefined);
+  if (token) headers.Authorization = /^(bearer|basic)\s/i.test(token) ? token : `Bearer ${token}`;
+  if (flags.cookieFile) headers.Cookie = parseCookieFile(readSecretFile(read, flags.cookieFile, '--cookie-file'), flags.cookieFile);
+
+  const ca = flags.ca ? readPlainFile(read, flags.ca, '--ca') : undefined;
+  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new UsageError(`--ca ${flags.ca}: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
+  }
+  if (flags.pinSha256 !== undefined && !/^([0-9a-fA-F]{2}:?){32}$/.test(flags.pinSha256.replace(/^sha256\//i, ''))) {
+    throw new UsageError('--pin-sha256 must be the 64 hex digits of the certificate SHA-256 fingerprint (colons optional)');
+  }
+
+  return {
+    connection: {
+      url: checkUrl(url),
+      timeoutMs,
+      headers,
+      insecure: flags.insecure ?? false,
+      ...(ca ? { ca } : {}),
+      ...(flags.pinSha256 ? { pinSha256: flags.pinSha256.replace(/^sha256\//i, '') } : {}),
+    },
+    intervalMs,
+    ptpPorts: parsePtpPorts(flags.ptpPorts ?? 'auto'),
+    color: colorEnabled(flags.color, env),
+    ascii: flags.ascii ?? !isUtf8Locale(env),
+    showSecrets: flags.showSecrets ?? false,
+    ...(flags.record ? { record: flags.record } : {}),
+    warnings,
+  };
+}
+
+export function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`"${url}" is not a URL; give the device's base URL, e.g. https://10.0.0.5`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UsageError(`the device URL must start with http:// or https:// (got ${parsed.protocol})`);
+  }
+  if (parsed.username || parsed.password) {
+    throw new UsageError('put no credentials in the URL (they would show in ps and in every report); use SYNCTOP_TOKEN, --token-file or --cookie-file');
+  }
+  return parsed.href.replace(/\/+$/, '');
+}
+
+export function parsePtpPorts(text: string): PtpPortSelection {
+  if (text === 'auto') return 'auto';
+  const ids = text.split(',').map((s) => s.trim());
+  if (ids.length === 0 || ids.some((s) => !/^\d{1,3}$/.test(s))) {
+    throw new UsageError(`--ptp-ports takes "auto" or a list of port ids such as 0,2 (got "${text}")`);
+  }
+  return [...new Set(ids.map(Number))];
+}
+
+/** NO_COLOR (any non-empty value, https://no-color.org) and --no-color both turn color off. */
+export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (flag === false) return false;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  return true;
+}
+
+export function isUtf8Locale(env: NodeJS.ProcessEnv): boolean {
+  const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
+  return /utf-?8/i.test(locale);
+}
+
+/**
+ * A cookie file is either the value of a Cookie header (`name=value; other=value`) or a
+ * Netscape cookie jar as written by `curl -c` (tab-separated, name and value last).
+ */
+export function parseCookieFile(text: string, path: string): string {
+  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !(l.startsWith('#') && !l.startsWith('#HttpOnly_')));
+  const jar = lines.map((l) => l.split('\t')).filter((f) => f.length >= 7);
+  const value = jar.length > 0 ? jar.map((f) => `${f[5]}=${f[6]}`).join('; ') : (lines[0] ?? '');
+  if (!/^[^=;\s]+=[^;]*(;\s*[^=;\s]+=[^;]*)*;?$/.test(value)) {
+    throw new UsageError(`--cookie-file ${path}: expected "name=value" pairs or a curl cookie jar`);
+  }
+  return value;
+}
+
+function readSecretFile(read: (p: string) => string, path: string, flag: string): string {
+  const value = readPlainFile(read, path, flag).trim();
+  if (!value) throw new UsageError(`${flag} ${path}: the file is empty`);
+  return value;
+}
+
+function readPlainFile(read: (p: string) => string, path: string, flag: string): string {
+  try {
+    return read(path);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unreadable');
+    throw new UsageError(`${flag} ${path}: ${why}`);
+  }
+}

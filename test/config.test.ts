@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { checkUrl, colorEnabled, isUtf8Locale, parseCookieFile, parsePtpPorts, resolveConfig, UsageError } from '../src/config.js';
+
+const files: Record<string, string> = {
+  '/t/token': 'abc123\n',
+  '/t/empty': '  \n',
+  '/t/cookie': 'SESSION=xyz; lang=en\n',
+  '/t/jar': '# Netscape HTTP Cookie File\n10.0.0.5\tFALSE\t/\tFALSE\t0\tSESSION\txyz\n',
+  '/t/ca.pem': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
+  '/t/notpem': 'hello',
+};
+const readFile = (p: string) => {
+  if (p in files) return files[p]!;
+  throw Object.assign(new Error('nope'), { code: p.includes('denied') ? 'EACCES' : 'ENOENT' });
+};
+const resolve = (flags: Parameters<typeof resolveConfig>[1], env: NodeJS.ProcessEnv = {}, oneShot = false) =>
+  resolveConfig('http://10.0.0.5', flags, env, { oneShot, readFile });
+
+describe('resolveConfig', () => {
+  it('defaults: 2 s interval, timeout below it, auto ports, color on', () => {
+    const c = resolve({}, { LANG: 'en_US.UTF-8' });
+    expect(c.intervalMs).toBe(2000);
+    expect(c.connection.timeoutMs).toBe(1800);
+    expect(c.connection.timeoutMs).toBeLessThan(c.intervalMs);
+    expect(c.ptpPorts).toBe('auto');
+    expect(c.color).toBe(true);
+    expect(c.ascii).toBe(false);
+    expect(c.connection.headers).toEqual({});
+  });
+
+  it('one-shot modes get a 5 s timeout', () => {
+    expect(resolve({}, {}, true).connection.timeoutMs).toBe(5000);
+  });
+
+  it.each([
+    [{ interval: 0.2 }, /--interval must be .* at least 0.5/],
+    [{ interval: Number.NaN }, /--interval/],
+    [{ timeout: 10 }, /--timeout/],
+    [{ header: ['NoColonHere'] }, /--header must look like "Name: value"/],
+    [{ tokenFile: '/t/missing' }, /--token-file \/t\/missing: no such file/],
+    [{ tokenFile: '/t/denied' }, /--token-file \/t\/denied: permission denied/],
+    [{ tokenFile: '/t/empty' }, /--token-file \/t\/empty: the file is empty/],
+    [{ ca: '/t/notpem' }, /--ca \/t\/notpem: the file holds no PEM certificate/],
+    [{ pinSha256: 'abcd' }, /--pin-sha256 must be the 64 hex digits/],
+    [{ ptpPorts: 'one,two' }, /--ptp-ports takes "auto" or a list/],
+  ])('rejects %j with a sentence naming the flag', (flags, message) => {
+    expect(() => resolve(flags)).toThrow(UsageError);
+    expect(() => resolve(flags)).toThrow(message);
+  });
+
+  it('takes the bearer token from SYNCTOP_TOKEN before --token-file', () => {
+    expect(resolve({ tokenFile: '/t/token' }).connection.headers.Authorization).toBe('Bearer abc123');
+    expect(resolve({ tokenFile: '/t/token' }, { SYNCTOP_TOKEN: 'envtok' }).connection.headers.Authorization).toBe('Bearer envtok');
+  });
+
+  it('reads a cookie header value or a curl cookie jar', () => {
+    expect(resolve({ cookieFile: '/t/cookie' }).connection.headers.Cookie).toBe('SESSION=xyz; lang=en');
+    expect(resolve({ cookieFile: '/t/jar' }).connection.headers.Cookie).toBe('SESSION=xyz');
+  });
+
+  it('warns when a credential header is given in argv, without repeating it', () => {
+    const c = resolve({ header: ['Authorization: Bearer s3cret', 'X-Site: north'] });
+    expect(c.connection.headers).toEqual({ Authorization: 'Bearer s3cret', 'X-Site': 'north' });
+    expect(c.warnings).toHaveLength(1);
+    expect(c.warnings[0]).toMatch(/visible to every user in ps/);
+    expect(c.warnings[0]).not.toContain('s3cret');
+  });
+
+  it('reads a CA file and keeps a pin', () => {
+    const pin = 'AB:'.repeat(31) + 'AB';
+    const c = resolve({ ca: '/t/ca.pem', pinSha256: pin });
+    expect(c.connection.ca).toContain('BEGIN CERTIFICATE');
+    expect(c.connection.pinSha256).toBe(pin);
+  });
+});
+
+describe('small parsers', () => {
+  it.each([
+    ['https://10.0.0.5/', 'https://10.0.0.5'],
+    ['http://dev.example:8080/prefix/', 'http://dev.example:8080/prefix'],
+  ])('checkUrl(%s)', (input, out) => expect(checkUrl(input)).toBe(out));
+
+  it.each([['10.0.0.5'], ['ftp://x'], ['https://admin:pw@10.0.0.5']])('checkUrl rejects %s', (input) => {
+    expect(() => checkUrl(input)).toThrow(UsageError);
+  });
+
+  it.each([
+    ['auto', 'auto'],
+    ['0,2', [0, 2]],
+    ['3', [3]],
+    ['1, 1', [1]],
+  ])('parsePtpPorts(%s)', (input, out) => expect(parsePtpPorts(input)).toEqual(out));
+
+  it.each([
+    [undefined, {}, true],
+    [false, {}, false],
+    [undefined, { NO_COLOR: '1' }, false],
+    [undefined, { NO_COLOR: '' }, true],
+  ])('colorEnabled(%s, %j) = %s', (flag, env, out) => expect(colorEnabled(flag, env)).toBe(out));
+
+  it.each([
+    [{ LANG: 'en_US.UTF-8' }, true],
+    [{ LC_ALL: 'C.utf8' }, true],
+    [{ LANG: 'C' }, false],
+    [{ LC_ALL: 'C', LANG: 'en_US.UTF-8' }, false],
+    [{}, false],
+  ])('isUtf8Locale(%j) = %s', (env, out) => expect(isUtf8Locale(env)).toBe(out));
+
+  it('rejects a cookie file that is neither form', () => {
+    expect(() => parseCookieFile('just text', 'f')).toThrow(/--cookie-file f/);
+  });
+});
