@@ -1,0 +1,117 @@
+/**
+ * The terminal sanitizer. Every string the device sends passes through here before any output:
+ * Ink passes OSC 52 (clipboard), OSC 0/2 (title), OSC 8 (links), SGR, BEL and bidi overrides
+ * byte for byte, so a hostile or broken device could otherwise write into the technician's
+ * clipboard, retitle the tmux pane, or reorder what the screen shows.
+ *
+ * Scheme: each unsafe character is replaced by a visible, printable escape, so tampering shows
+ * instead of vanishing:
+ *   - code points below U+0100 (C0 controls incl. TAB/CR/LF, DEL, C1 controls) -> `\xNN`
+ *     (ESC -> `\x1b`, so `\x1b]0;title\x07` becomes the harmless text `\x1b]0;title\x07`);
+ *   - everything else (bidi controls, zero-width and invisible characters, soft hyphen, tag
+ *     characters, line/paragraph separators, lone surrogates) -> `\u{XXXX}` (e.g. `\u{202E}`).
+ * The output holds only printable characters, so sanitizing it again changes nothing.
+ * A backslash itself is left alone: escaping it would break that idempotence, and a literal
+ * `\x1b` typed by someone is as harmless as an escaped one.
+ *
+ * One exception: a zero-width joiner between two pictographs is kept, because it is what glues
+ * emoji sequences (family, profession emoji) together; anywhere else it is escaped.
+ */
+
+/** Ranges of code points that are escaped, inclusive. One table, read by both functions below. */
+const unsafeRanges: readonly [number, number][] = [
+  [0x0000, 0x001f], // C0 controls, incl. ESC, BEL, TAB, CR, LF
+  [0x007f, 0x009f], // DEL and C1 controls (U+009B is a one-byte CSI)
+  [0x00ad, 0x00ad], // soft hyphen (invisible)
+  [0x061c, 0x061c], // Arabic letter mark (bidi)
+  [0x180e, 0x180e], // Mongolian vowel separator (invisible)
+  [0x200b, 0x200f], // zero-width space/non-joiner/joiner, LRM, RLM
+  [0x2028, 0x2029], // line and paragraph separators
+  [0x202a, 0x202e], // bidi embeddings and overrides
+  [0x2060, 0x2064], // word joiner and invisible operators
+  [0x2066, 0x2069], // bidi isolates
+  [0x206a, 0x206f], // deprecated invisible format characters
+  [0xd800, 0xdfff], // lone surrogates (paired ones never reach here as single code points)
+  [0xfeff, 0xfeff], // zero-width no-break space / BOM
+  [0xfff9, 0xfffb], // interlinear annotation controls (invisible)
+  [0xe0000, 0xe007f], // tag characters ("ASCII smuggling")
+];
+
+const ZWJ = 0x200d;
+const pictograph = /\p{Extended_Pictographic}/u;
+/** Emoji modifiers that may sit between a pictograph and a joiner. */
+const emojiModifier = /[\u{FE0F}\u{1F3FB}-\u{1F3FF}]/u;
+
+function isUnsafeCodePoint(cp: number): boolean {
+  return unsafeRanges.some(([lo, hi]) => cp >= lo && cp <= hi);
+}
+
+function escapeCodePoint(cp: number): string {
+  return cp < 0x100 ? `\\x${cp.toString(16).padStart(2, '0')}` : `\\u{${cp.toString(16).toUpperCase().padStart(4, '0')}}`;
+}
+
+/** A joiner inside an emoji sequence: a pictograph (maybe with modifiers) before, a pictograph after. */
+function isEmojiJoiner(chars: readonly string[], i: number): boolean {
+  let before = i - 1;
+  while (before >= 0 && emojiModifier.test(chars[before] ?? '')) before--;
+  return pictograph.test(chars[before] ?? '') && pictograph.test(chars[i + 1] ?? '');
+}
+
+function isUnsafeAt(chars: readonly string[], i: number): boolean {
+  const cp = chars[i]?.codePointAt(0) ?? 0;
+  if (!isUnsafeCodePoint(cp)) return false;
+  return !(cp === ZWJ && isEmojiJoiner(chars, i));
+}
+
+/** Splits into code points; a lone surrogate comes out as its own one-unit element. */
+function codePoints(s: string): string[] {
+  return Array.from(s);
+}
+
+/**
+ * A device string made safe to print: unsafe characters escaped (see the scheme above), then
+ * truncated to at most `maxLength` characters ending in `…`. Truncation never splits an escape
+ * or a surrogate pair.
+ */
+export function sanitizeText(s: string, maxLength = 256): string {
+  const chars = codePoints(typeof s === 'string' ? s : String(s));
+  const tokens = chars.map((ch, i) => (isUnsafeAt(chars, i) ? escapeCodePoint(ch.codePointAt(0) ?? 0) : ch));
+  const lengthOf = (t: string) => Array.from(t).length;
+  const total = tokens.reduce((n, t) => n + lengthOf(t), 0);
+  if (total <= maxLength) return tokens.join('');
+  if (maxLength <= 0) return '';
+  const kept: string[] = [];
+  let used = 0;
+  for (const token of tokens) {
+    const n = lengthOf(token);
+    if (used + n > maxLength - 1) break;
+    kept.push(token);
+    used += n;
+  }
+  return `${kept.join('')}…`;
+}
+
+/** True when the string holds any character the sanitizer would escape. */
+export function hasUnsafeCharacters(s: string): boolean {
+  const chars = codePoints(s);
+  return chars.some((_, i) => isUnsafeAt(chars, i));
+}
+
+/**
+ * A copy of a plain JSON value (objects, arrays, primitives) with every string sanitized,
+ * object keys included (a key can reach the screen as a label). Non-finite numbers become null,
+ * since JSON cannot carry them and no output should print "NaN".
+ */
+export function sanitizeDeep<T>(value: T): T {
+  return sanitizeValue(value) as T;
+}
+
+function sanitizeValue(value: unknown): unknown {
+  if (typeof value === 'string') return sanitizeText(value);
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (Array.isArray(value)) return value.map(sanitizeValue);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeValue(v)]));
+  }
+  return value;
+}
