@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { diffSnapshots, EventLog, StateClock, stateKey } from '../../src/monitor/events.js';
+import type { Snapshot } from '../../src/model/snapshot.js';
+import { down, edited, healthy } from './snapshots.js';
+
+const ntp = (s: Snapshot) => (s.ntp.ok ? s.ntp.data : null)!;
+const gnss = (s: Snapshot) => (s.gnss.ok ? s.gnss.data : null)!;
+const ptp = (s: Snapshot) => (s.ptp.ok ? s.ptp.data : null)!;
+
+describe('diffSnapshots', () => {
+  it('no change, no event', () => {
+    expect(diffSnapshots(healthy(), healthy(), 1)).toEqual([]);
+  });
+
+  it.each<[string, (s: Snapshot) => void, string, string]>([
+    ['overall status', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP Synchronized -> Not synchronized'],
+    ['sync source', (s) => void (ntp(s).syncSource = 'ntp1.example'), 'warning', 'sync source GPS -> ntp1.example'],
+    ['source state', (s) => void (ntp(s).sources[1]!.state = 'False ticker'), 'warning', 'source ntp1.example: Selectable -> False ticker'],
+    ['reach to 000', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'critical', 'source ntp1.example unreachable (reach 000)'],
+    ['receiver status', (s) => void (gnss(s).receivers[0]!.status = 'offline'), 'critical', 'GNSS receiver 0 working -> offline'],
+    ['antenna open', (s) => void (gnss(s).receivers[0]!.antenna = 'open'), 'critical', 'GNSS receiver 0 antenna normal -> open'],
+    ['PPS invalid', (s) => void (gnss(s).receivers[0]!.ppsValid = false), 'warning', 'GNSS receiver 0 PPS invalid'],
+    ['satellites below threshold', (s) => void (gnss(s).receivers[0]!.satellitesTotal = 2), 'warning', 'GNSS receiver 0 satellites 33 -> 2 (below 4)'],
+    ['leap second', (s) => void (gnss(s).receivers[0]!.gpsLeapSeconds = 19), 'warning', 'GNSS receiver 0 GPS leap seconds 18 -> 19'],
+    ['PTP state', (s) => void (ptp(s).ports[0]!.syncState = 'LOST'), 'critical', 'PTP port 0 STABLE -> LOST'],
+    ['GM switchover', (s) => void (ptp(s).ports[0]!.gmIdentity = '00aabb.fffe.ccddee'), 'warning', 'PTP port 0 grandmaster changed 001122.fffe.334455 -> 00aabb.fffe.ccddee'],
+    ['GM holdover', (s) => void (ptp(s).ports[0]!.gmClockClass = 7), 'warning', 'PTP port 0 grandmaster clockClass 6 -> 7'],
+    ['PTP offset over crit', (s) => void (ptp(s).ports[0]!.offsetFromMasterNs = 200_000), 'critical', 'PTP port 0 offset over the critical threshold (200000 ns)'],
+    ['operation unreachable', (s) => void (s.gnss = down()), 'critical', 'GNSS unreachable: connection refused: nothing listens at that address and port'],
+    ['operation refused', (s) => void (s.alarm = { ok: false, error: { kind: 'auth', code: '403', message: 'permission refused' } }), 'warning', 'ALARM refused: permission refused'],
+  ])('%s', (_name, edit, severity, message) => {
+    const events = diffSnapshots(healthy(), edited(edit), 42);
+    expect(events).toContainEqual(expect.objectContaining({ at: 42, severity, message }));
+  });
+
+  it.each<[string, (s: Snapshot) => void, string]>([
+    ['reach recovers', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'source ntp1.example reachable again (reach 377)'],
+    ['antenna back', (s) => void (gnss(s).receivers[0]!.antenna = 'open'), 'GNSS receiver 0 antenna open -> normal'],
+    ['PTP offset back', (s) => void (ptp(s).ports[0]!.offsetFromMasterNs = 5000), 'PTP port 0 offset back within thresholds (12 ns)'],
+    ['operation answers again', (s) => void (s.ntp = down()), 'NTP answers again'],
+  ])('recovery: %s', (_name, breakIt, message) => {
+    const events = diffSnapshots(edited(breakIt), healthy(), 7);
+    expect(events).toContainEqual(expect.objectContaining({ severity: 'ok', message }));
+  });
+});
+
+describe('EventLog', () => {
+  it('keeps at most its capacity, newest first', () => {
+    const log = new EventLog(3);
+    for (let i = 0; i < 10; i++) log.add([{ at: i, severity: 'info', section: 'ntp', message: `e${i}` }]);
+    expect(log.length).toBe(3);
+    expect(log.newestFirst().map((e) => e.message)).toEqual(['e9', 'e8', 'e7']);
+  });
+});
+
+describe('StateClock', () => {
+  it('counts time in state from the first poll that saw it', () => {
+    const clock = new StateClock();
+    clock.observe(healthy(), 1000);
+    clock.observe(healthy(), 2000);
+    expect(clock.get(stateKey.ptp(0))).toEqual({ state: 'STABLE', since: 1000 });
+    clock.observe(edited((s) => void (ptp(s).ports[0]!.syncState = 'LOST')), 3000);
+    expect(clock.get(stateKey.ptp(0))).toEqual({ state: 'LOST', since: 3000 });
+    expect(clock.get(stateKey.ntp('GPS'))).toEqual({ state: 'Best source', since: 1000 });
+  });
+
+  it('forgets an item only when its section answered without it', () => {
+    const clock = new StateClock();
+    clock.observe(healthy(), 1000);
+    clock.observe(edited((s) => void (s.ptp = down())), 2000);
+    expect(clock.get(stateKey.ptp(1))).toBeDefined();
+    clock.observe(edited((s) => void ptp(s).ports.pop()), 3000);
+    expect(clock.get(stateKey.ptp(1))).toBeUndefined();
+  });
+});
