@@ -1,0 +1,66 @@
+/**
+ * Lint of the alarm e-mail configuration: settings that look valid to the device but will not
+ * deliver mail, or deliver it insecurely. Each finding is a sentence saying what to change.
+ */
+import type { AlarmData } from './snapshot.js';
+
+export interface LintFinding {
+  field: keyof AlarmData;
+  message: string;
+}
+
+// Deliberately simple: one @, no spaces, a dot in the domain. Enough to catch typos.
+const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const domainOf = (address: string) => address.split('@')[1]?.toLowerCase() ?? '';
+
+type Lint = (a: AlarmData) => LintFinding[];
+
+export const alarmLints: Lint[] = [
+  (a) =>
+    a.emailAlertEnabled && a.recipientEmails.length === 0
+      ? [{ field: 'recipientEmails', message: 'alerting is on but there are no recipients: add at least one address' }]
+      : [],
+  (a) =>
+    a.smtpPort === 465 && a.smtpUseTLS === false
+      ? [{ field: 'smtpUseTLS', message: 'port 465 expects TLS from the first byte (SMTPS): turn TLS on, or use port 587' }]
+      : [],
+  (a) =>
+    a.smtpPort === 587 && a.smtpUseTLS === false
+      ? [{ field: 'smtpUseTLS', message: 'port 587 is the submission port and servers require STARTTLS: turn TLS on' }]
+      : [],
+  (a) =>
+    a.smtpPort === 25 && a.smtpUseAuth === true && a.smtpUseTLS !== true
+      ? [{ field: 'smtpUseAuth', message: 'port 25 with authentication but no TLS sends the password in plain text: turn TLS on or use port 587' }]
+      : [],
+  (a) =>
+    a.smtpUseAuth === true && !a.smtpUsername
+      ? [{ field: 'smtpUsername', message: 'authentication is on but the user name is empty: set the SMTP user (usually the sender address)' }]
+      : [],
+  (a) =>
+    a.smtpUseAuth === true &&
+    a.smtpUsername &&
+    a.senderEmail &&
+    emailShape.test(a.smtpUsername) &&
+    a.smtpUsername.toLowerCase() !== a.senderEmail.toLowerCase() &&
+    domainOf(a.smtpUsername) !== domainOf(a.senderEmail)
+      ? [{ field: 'senderEmail', message: `the sender ${a.senderEmail} does not match the SMTP user ${a.smtpUsername}: most servers reject mail from another domain` }]
+      : [],
+  (a) =>
+    a.emailAlertEnabled && a.maxEmailsPerHour === 0
+      ? [{ field: 'maxEmailsPerHour', message: 'at most 0 mails per hour means no alarm mail is ever sent: raise the limit' }]
+      : [],
+  (a) => [
+    ...(a.senderEmail && !emailShape.test(a.senderEmail) ? [{ field: 'senderEmail' as const, message: `the sender address "${a.senderEmail}" is malformed` }] : []),
+    ...a.recipientEmails
+      .filter((r) => !emailShape.test(r))
+      .map((r) => ({ field: 'recipientEmails' as const, message: `the recipient address "${r}" is malformed` })),
+  ],
+  (a) =>
+    a.emailAlertEnabled && !a.smtpServer
+      ? [{ field: 'smtpServer', message: 'alerting is on but no SMTP server is set' }]
+      : [],
+];
+
+export function lintAlarm(a: AlarmData): LintFinding[] {
+  return alarmLints.flatMap((lint) => lint(a));
+}
