@@ -17,6 +17,8 @@
  * One exception: a zero-width joiner between two pictographs is kept, because it is what glues
  * emoji sequences (family, profession emoji) together; anywhere else it is escaped.
  */
+import type { ApiError } from '../api/errors.js';
+import type { SnapshotError } from './snapshot.js';
 
 /** Ranges of code points that are escaped, inclusive. One table, read by both functions below. */
 const unsafeRanges: readonly [number, number][] = [
@@ -114,4 +116,27 @@ function sanitizeValue(value: unknown): unknown {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [sanitizeText(k), sanitizeValue(v)]));
   }
   return value;
+}
+
+/** A device string that may be missing: null when it was not sent, sanitized otherwise ('' stays ''). */
+export function sanitizeOptional(s: string | null | undefined): string | null {
+  return typeof s === 'string' ? sanitizeText(s) : null;
+}
+
+/**
+ * A device label or state name (mode, state, status, syncState…): null when missing or blank,
+ * since an empty state says nothing; otherwise sanitized, unknown values passing through.
+ */
+export function sanitizeLabel(s: string | null | undefined): string | null {
+  return typeof s === 'string' && s.trim() !== '' ? sanitizeText(s.trim()) : null;
+}
+
+/**
+ * An ApiError made safe for output: the message can quote device text (an undocumented
+ * errorMessage, an HTML title), and only the contract's fields are kept.
+ */
+export function toSnapshotError(e: ApiError): SnapshotError {
+  const error: SnapshotError = { kind: e.kind, message: sanitizeText(e.message, 512) };
+  if (typeof e.code === 'string') error.code = sanitizeText(e.code, 64);
+  return error;
 }
