@@ -1,0 +1,85 @@
+import { Box } from 'ink';
+import type { GnssReceiver } from '../../model/snapshot.js';
+import type { MonitorState } from '../../monitor/state.js';
+import { seriesKey } from '../../monitor/history.js';
+import type { Line } from '../renderers/cell.js';
+import { cell } from '../renderers/cell.js';
+import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines } from '../renderers/gnss-receiver.js';
+import { errorLine, sectionAge } from '../renderers/section.js';
+import { GNSS_NO_RECEIVER_CODE } from '../renderers/verdict.js';
+import { clampIndex } from '../ui-state.js';
+import type { Display } from '../widgets/Display.js';
+import { useDisplay } from '../widgets/Display.js';
+import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
+import { PaneFrame } from '../widgets/PaneFrame.js';
+import { StyledLine } from '../widgets/StyledLine.js';
+import type { PaneProps } from './pane-props.js';
+
+const SAT_WIDTH = 26;
+const SPARK = 12;
+/** Below this the satellites go under the fields instead of beside them. */
+const SIDE_BY_SIDE = 64;
+
+function gnssErrorLine(state: MonitorState): Line | null {
+  const err = state.gnss.error;
+  if (!err) return null;
+  if (err.kind === 'device' && err.code === GNSS_NO_RECEIVER_CODE) return [cell('- no GNSS receiver (or no permission)', 'warn')];
+  return errorLine(err);
+}
+
+function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line[] {
+  return gnssSatelliteLines(
+    rx,
+    (c) => state.history.values(c === 'total' ? seriesKey.gnssTotal(rx.id) : seriesKey.gnssCount(rx.id, c)),
+    { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
+  );
+}
+
+export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number): number {
+  const receivers = state.gnss.data?.receivers ?? [];
+  const rx = receivers[clampIndex(receiver, receivers.length)];
+  const head = 1 + (state.gnss.error ? 1 : 0);
+  if (!rx) return head + (state.gnss.data ? 1 : 0);
+  const fields = gnssReceiverFields(rx, display);
+  const sats = satLines(state, rx, display).length;
+  const side = width >= SIDE_BY_SIDE;
+  const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
+  return head + 1 + (side ? Math.max(fieldRows, sats) : fieldRows + sats);
+}
+
+export function GnssPane({ state, ui, now, width, height, focused }: PaneProps) {
+  const display = useDisplay();
+  const section = state.gnss;
+  const receivers = section.data?.receivers ?? [];
+  const index = clampIndex(ui.gnssReceiver, receivers.length);
+  const rx = receivers[index];
+  const err = gnssErrorLine(state);
+  const body = height - 1 - (err ? 1 : 0) - (rx ? 1 : 0);
+  const side = width >= SIDE_BY_SIDE;
+  const fields = rx ? gnssReceiverFields(rx, display) : [];
+  const sats = rx ? satLines(state, rx, display) : [];
+  const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
+  const fieldRows = Math.min(gridShape(fields, fieldWidth, 40).rows, side ? body : Math.max(1, body - sats.length));
+
+  return (
+    <PaneFrame index={2} title="GNSS" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
+      {err ? <StyledLine line={err} width={width} /> : null}
+      {!section.data && !err ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
+      {section.data && receivers.length === 0 ? <StyledLine line={[cell('the device lists no receivers', 'muted')]} width={width} /> : null}
+      {rx ? <StyledLine line={gnssReceiverTabs(receivers, index, display.glyphs)} width={width} /> : null}
+      {rx ? (
+        <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflow="hidden">
+          <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflow="hidden">
+            <FieldGrid fields={fields} width={fieldWidth} height={fieldRows} />
+          </Box>
+          {side ? <Box width={2} flexShrink={0} /> : null}
+          <Box flexDirection="column" width={side ? SAT_WIDTH : width} flexShrink={0} overflow="hidden">
+            {sats.slice(0, Math.max(0, side ? body : body - fieldRows)).map((line, i) => (
+              <StyledLine key={i} line={line} width={side ? SAT_WIDTH : width} />
+            ))}
+          </Box>
+        </Box>
+      ) : null}
+    </PaneFrame>
+  );
+}

@@ -1,0 +1,60 @@
+import type { PtpPort } from '../../model/snapshot.js';
+import type { MonitorState } from '../../monitor/state.js';
+import { seriesKey } from '../../monitor/history.js';
+import type { Field } from '../renderers/field.js';
+import { cell } from '../renderers/cell.js';
+import { ptpColumns, ptpPortDetail, ptpPortRow } from '../renderers/ptp-port.js';
+import { errorLine, sectionAge } from '../renderers/section.js';
+import { clampIndex } from '../ui-state.js';
+import type { Display } from '../widgets/Display.js';
+import { useDisplay } from '../widgets/Display.js';
+import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
+import { PaneFrame } from '../widgets/PaneFrame.js';
+import { StyledLine } from '../widgets/StyledLine.js';
+import { Table } from '../widgets/Table.js';
+import type { PaneProps } from './pane-props.js';
+
+const SPARK = 12;
+/** The port list never takes more than this share of the pane: the detail is the point. */
+const MAX_LIST_SHARE = 0.4;
+
+function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
+  return ptpPortDetail(port, state.history.values(seriesKey.ptpOffset(port.id)), now, {
+    ascii: display.ascii,
+    glyphs: display.glyphs,
+    sparkWidth: SPARK,
+  });
+}
+
+export function ptpPaneWant(state: MonitorState, width: number, display: Display, selected: number, now: number): number {
+  const ports = state.ptp.data?.ports ?? [];
+  const head = 1 + (state.ptp.error ? 1 : 0);
+  const port = ports[clampIndex(selected, ports.length)];
+  if (!port) return head + 1;
+  const detail = port.ok ? gridShape(detailFields(state, port, now, display), width, 40).rows : 1;
+  return head + 1 + ports.length + detail;
+}
+
+export function PtpPane({ state, ui, now, width, height, focused }: PaneProps) {
+  const display = useDisplay();
+  const section = state.ptp;
+  const ports = section.data?.ports ?? [];
+  const index = clampIndex(ui.ptpPort, ports.length);
+  const port = ports[index];
+  const body = height - 1 - (section.error ? 1 : 0);
+  const listHeight = Math.min(1 + ports.length, Math.max(3, Math.floor(body * MAX_LIST_SHARE)));
+  const opts = { ascii: display.ascii, glyphs: display.glyphs };
+
+  return (
+    <PaneFrame index={3} title="PTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
+      {section.error ? <StyledLine line={errorLine(section.error)} width={width} /> : null}
+      {!section.data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
+      {section.data && ports.length === 0 ? <StyledLine line={[cell('no PTP slave ports on this device', 'muted')]} width={width} /> : null}
+      {ports.length > 0 ? (
+        <Table columns={ptpColumns} rows={ports.map((p) => ptpPortRow(p, opts))} width={width} height={listHeight} selected={index} />
+      ) : null}
+      {port && port.ok ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
+      {port && !port.ok && port.error ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
+    </PaneFrame>
+  );
+}

@@ -1,0 +1,102 @@
+/** One GNSS receiver -> tab label, fields and satellite lines. Pure. */
+import type { GnssReceiver } from '../../model/snapshot.js';
+import { formatNumber } from '../../model/units.js';
+import type { Glyphs } from '../theme.js';
+import { antennaStates, flagStyle, gnssStatuses, styleOf } from '../theme.js';
+import type { Line } from './cell.js';
+import { cell } from './cell.js';
+import type { Field } from './field.js';
+import { sparkline } from './sparkline.js';
+
+export const CONSTELLATIONS = ['gps', 'glonass', 'bds', 'galileo'] as const;
+export type Constellation = (typeof CONSTELLATIONS)[number];
+export const constellationNames: Record<Constellation, string> = { gps: 'GPS', glonass: 'GLONASS', bds: 'BDS', galileo: 'Galileo' };
+
+export interface GnssRenderOptions {
+  ascii: boolean;
+  glyphs: Glyphs;
+}
+
+export function receiverLabel(rx: GnssReceiver, index: number): string {
+  return `rx ${rx.id ?? `#${index}`}`;
+}
+
+/** "▶rx 0 * working   rx 1 - standby" — every receiver, the selected one marked. */
+export function gnssReceiverTabs(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs): Line {
+  const out: Line = [];
+  receivers.forEach((rx, i) => {
+    const style = styleOf(gnssStatuses, rx.status);
+    const isSel = i === selected;
+    if (i > 0) out.push(cell('   '));
+    out.push(cell(isSel ? `${glyphs.selected} ` : "  ", "focus", true));
+    out.push(cell(`${receiverLabel(rx, i)} `, isSel ? 'text' : 'muted', isSel));
+    out.push(cell(`${style.symbol} ${style.word}`, style.token, isSel));
+  });
+  if (receivers.length > 1) out.push(cell(`   ${glyphs.left}/${glyphs.right} switch`, 'muted'));
+  return out;
+}
+
+/** Signed decimal degrees, 5 decimals (about 1 m). */
+export function degrees(value: number, ascii: boolean): string {
+  return `${value >= 0 ? '+' : ''}${formatNumber(value, 5)}${ascii ? '' : '°'}`;
+}
+
+/** "2026-11-22 03:04:05Z" from the model's ISO text. */
+export function utcText(iso: string): string {
+  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+}
+
+/**
+ * The receiver's fields. A working receiver shows every field ("-" where the device sent
+ * nothing, which is itself a finding); any other receiver shows only what it has, so a standby
+ * receiver is a few honest lines instead of rows of dashes.
+ */
+export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): Field[] {
+  const status = styleOf(gnssStatuses, rx.status);
+  const antenna = styleOf(antennaStates, rx.antenna);
+  const pps = flagStyle(rx.ppsValid, ['valid', 'invalid']);
+  const full = rx.status === 'working';
+  const fields: Field[] = [{ label: 'status', value: [cell(`${status.symbol} ${status.word}`, status.token, true)] }];
+  const add = (label: string, present: boolean, value: Line) => {
+    if (present || full) fields.push({ label, value });
+  };
+  add('antenna', rx.antenna !== null, [cell(`${antenna.symbol} ${antenna.word}`, antenna.token)]);
+  add('PPS', rx.ppsValid !== null, [cell(`${pps.symbol} ${pps.word}`, pps.token)]);
+  const hasPos = rx.latitudeDeg !== null || rx.longitudeDeg !== null;
+  add('position', hasPos, [
+    cell(rx.latitudeDeg === null ? '-' : degrees(rx.latitudeDeg, opts.ascii)),
+    cell(' '),
+    cell(rx.longitudeDeg === null ? '-' : degrees(rx.longitudeDeg, opts.ascii)),
+  ]);
+  add('altitude', rx.altitudeM !== null, [cell(rx.altitudeM === null ? '-' : `${formatNumber(rx.altitudeM, 1)} m`)]);
+  const dops: [string, number | null][] = [['H', rx.hdop], ['V', rx.vdop], ['P', rx.pdop]];
+  add('DOP', dops.some(([, v]) => v !== null), [cell(dops.map(([k, v]) => `${k} ${formatNumber(v)}`).join('  '))]);
+  add('UTC', rx.utc !== null, [cell(rx.utc === null ? '-' : utcText(rx.utc))]);
+  add('leap seconds', rx.gpsLeapSeconds !== null || rx.bdsLeapSeconds !== null, [
+    cell(`GPS ${formatNumber(rx.gpsLeapSeconds)}  BDS ${formatNumber(rx.bdsLeapSeconds)}`),
+  ]);
+  return fields;
+}
+
+export function hasSatelliteCounts(rx: GnssReceiver): boolean {
+  return rx.satellitesTotal !== null || CONSTELLATIONS.some((c) => rx.satellites[c] !== null);
+}
+
+/** One line per constellation: name, count, count history; then the total. */
+export function gnssSatelliteLines(
+  rx: GnssReceiver,
+  history: (key: Constellation | 'total') => readonly (number | null)[],
+  opts: GnssRenderOptions & { sparkWidth: number },
+): Line[] {
+  if (!hasSatelliteCounts(rx)) return [[cell('satellites  none reported', 'muted')]];
+  const row = (name: string, count: number | null, series: readonly (number | null)[], bold = false): Line => [
+    cell(`${name.padEnd(9)}`, 'muted', bold),
+    cell(formatNumber(count).padStart(3), count === null ? 'muted' : count === 0 ? 'warn' : undefined, bold),
+    cell(' '),
+    cell(sparkline(series, opts.sparkWidth, opts.glyphs.sparkRamp, { floor: 0 }), 'accent'),
+  ];
+  return [
+    ...CONSTELLATIONS.map((c) => row(constellationNames[c], rx.satellites[c], history(c))),
+    row('total', rx.satellitesTotal, history('total'), true),
+  ];
+}

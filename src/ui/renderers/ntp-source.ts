@@ -1,0 +1,102 @@
+/**
+ * One NTP source -> one table row (k9s style: a pure function of the data), plus the one-line
+ * detail of the selected source and the pane's status line.
+ */
+import type { NtpData, NtpSource } from '../../model/snapshot.js';
+import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../../model/units.js';
+import type { Glyphs, Token } from '../theme.js';
+import { ntpOverallStates, ntpSourceStates, styleOf } from '../theme.js';
+import type { Line } from './cell.js';
+import { cell } from './cell.js';
+import { sparkline } from './sparkline.js';
+import type { TableColumn, TableRow } from '../widgets/table-layout.js';
+
+export type NtpColumn = 'state' | 'name' | 'word' | 'mode' | 'stratum' | 'poll' | 'reach' | 'lastRx' | 'offset' | 'error' | 'trend';
+
+export const SPARK_WIDTH = 12;
+
+export const ntpColumns: readonly TableColumn<NtpColumn>[] = [
+  { key: 'state', header: 'S' },
+  { key: 'name', header: 'source', flex: true, minWidth: 16, maxWidth: 32 },
+  { key: 'word', header: 'state', drop: 9, maxWidth: 14 },
+  { key: 'mode', header: 'mode', drop: 8, maxWidth: 10, flex: true, minWidth: 6 },
+  { key: 'stratum', header: 'st', align: 'right' },
+  { key: 'poll', header: 'poll', align: 'right', drop: 4 },
+  { key: 'reach', header: 'reach', drop: 3 },
+  { key: 'lastRx', header: 'last', align: 'right', drop: 5 },
+  { key: 'offset', header: 'offset', align: 'right' },
+  { key: 'error', header: 'error', align: 'right', drop: 6 },
+  { key: 'trend', header: 'offset trend', drop: 7 },
+];
+
+export interface NtpRenderOptions {
+  ascii: boolean;
+  glyphs: Glyphs;
+  sparkWidth?: number;
+}
+
+/** chrony's error bound: "±450µs" ("+/-450us" in ASCII); the formatter's sign is dropped. */
+export function plusMinus(ns: number | null, ascii: boolean): string {
+  if (ns === null) return '-';
+  return `${ascii ? '+/-' : '±'}${formatOffset(Math.abs(ns), { ascii }).slice(1)}`;
+}
+
+/** Eight marks, oldest poll left, newest right, then the octal register as sent. */
+export function reachMarks(reach: string | null, glyphs: Glyphs): string {
+  const bits = reachBits(reach);
+  if (bits === null) return reach ?? '-';
+  return `${bits.map((b) => (b ? glyphs.reachOn : glyphs.reachOff)).join('')} ${reach}`;
+}
+
+export function reachToken(reach: string | null): Token {
+  const n = reachCount(reach);
+  if (n === null) return 'muted';
+  if (n === 8) return 'ok';
+  return n === 0 ? 'bad' : 'warn';
+}
+
+export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[], opts: NtpRenderOptions): TableRow<NtpColumn> {
+  const style = styleOf(ntpSourceStates, src.state);
+  const strong = src.isSyncSource;
+  const name = `${strong ? opts.glyphs.inUse : ' '} ${src.name}`;
+  const numeric = (text: string) => cell(text, text === '-' ? 'muted' : undefined, strong);
+  return {
+    state: cell(style.symbol, style.token, true),
+    name: cell(name, style.token, strong),
+    word: cell(style.word, style.token, strong),
+    mode: cell(src.mode ?? '-', src.mode ? undefined : 'muted', strong),
+    stratum: numeric(formatNumber(src.stratum)),
+    poll: numeric(formatDuration(src.pollSeconds)),
+    reach: cell(reachMarks(src.reach, opts.glyphs), reachToken(src.reach), strong),
+    lastRx: numeric(formatDuration(src.lastRxSeconds)),
+    offset: numeric(formatOffset(src.offsetNs, { ascii: opts.ascii })),
+    error: numeric(plusMinus(src.errorNs, opts.ascii)),
+    trend: cell(sparkline(history, opts.sparkWidth ?? SPARK_WIDTH, opts.glyphs.sparkRamp), 'accent'),
+  };
+}
+
+/** The selected source in full: what the table had to cut (long name, measured offset). */
+export function ntpSourceDetail(src: NtpSource, opts: NtpRenderOptions): Line {
+  const style = styleOf(ntpSourceStates, src.state);
+  const fmt = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
+  const count = reachCount(src.reach);
+  return [
+    cell(`${style.symbol} ${style.word}`, style.token, true),
+    cell(`  ${src.name}`, undefined, src.isSyncSource),
+    cell(src.isSyncSource ? ' (in use)' : '', 'ok'),
+    cell(`  adjusted ${fmt(src.offsetNs)}  measured ${fmt(src.measuredOffsetNs)}`),
+    cell(src.errorNs === null ? '' : `  ${plusMinus(src.errorNs, opts.ascii)}`),
+    cell(`  reach ${src.reach ?? '-'}${count === null ? '' : ` (${count}/8)`}`, reachToken(src.reach)),
+  ];
+}
+
+/** "* synchronized  to ntp1.example  · 4 sources" */
+export function ntpStatusLine(data: NtpData): Line {
+  const overall = styleOf(ntpOverallStates, data.overallStatus);
+  const count = data.sourceCount ?? data.sources.length;
+  return [
+    cell(`${overall.symbol} ${overall.word}`, overall.token, true),
+    data.syncSource === null ? cell('  no sync source', 'warn') : cell(`  to ${data.syncSource}`, 'ok', true),
+    cell(`  ${count} source${count === 1 ? '' : 's'}`, 'muted'),
+  ];
+}

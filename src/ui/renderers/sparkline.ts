@@ -1,0 +1,23 @@
+/**
+ * A sparkline of the newest `width` values, scaled between the window's min and max (or from
+ * `floor` when given, e.g. 0 for satellite counts). A missing value is a blank, so a gap in
+ * the data shows as a gap rather than a made-up level.
+ */
+export function sparkline(values: readonly (number | null)[], width: number, ramp: string, opts: { floor?: number } = {}): string {
+  if (width <= 0) return '';
+  const marks = [...ramp];
+  const window = values.slice(-width);
+  const present = window.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (present.length === 0) return '';
+  const lo = opts.floor !== undefined ? Math.min(opts.floor, ...present) : Math.min(...present);
+  const hi = Math.max(...present);
+  const top = marks.length - 1;
+  return window
+    .map((v) => {
+      if (v === null || !Number.isFinite(v)) return ' ';
+      // A flat series sits in the middle; otherwise scale into the ramp.
+      const level = hi === lo ? Math.floor(top / 2) : Math.round(((v - lo) / (hi - lo)) * top);
+      return marks[Math.max(0, Math.min(top, level))] ?? ' ';
+    })
+    .join('');
+}

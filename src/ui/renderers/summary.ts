@@ -1,0 +1,67 @@
+/**
+ * One line per section for the collapsed panes of the small layouts and the one-screen
+ * summary: the verdict, the one number that matters most, the data's age, the error. Pure.
+ */
+import type { MonitorState } from '../../monitor/state.js';
+import { formatOffset } from '../../model/units.js';
+import type { PaneId } from '../ui-state.js';
+import { paneTitles, PANES } from '../ui-state.js';
+import type { Glyphs } from '../theme.js';
+import { antennaStates, flagStyle, styleOf } from '../theme.js';
+import type { Cell, Line } from './cell.js';
+import { cell, joinCells } from './cell.js';
+import { sectionAge } from './section.js';
+import { gnssVerdict, ntpVerdict, ptpVerdict } from './verdict.js';
+
+export interface SummaryOptions {
+  ascii: boolean;
+  glyphs: Glyphs;
+}
+
+function details(pane: PaneId, state: MonitorState, opts: SummaryOptions): Cell[] {
+  const off = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
+  switch (pane) {
+    case 'ntp': {
+      const best = state.ntp.data?.sources.find((s) => s.isSyncSource);
+      return [ntpVerdict(state), ...(best ? [cell(`, offset ${off(best.offsetNs)}`)] : [])];
+    }
+    case 'gnss': {
+      const rx = state.gnss.data?.receivers.find((r) => r.status === 'working');
+      if (!rx) return [gnssVerdict(state)];
+      const ant = styleOf(antennaStates, rx.antenna);
+      const pps = flagStyle(rx.ppsValid, ['valid', 'invalid']);
+      return [gnssVerdict(state), cell(', antenna '), cell(ant.word, ant.token), cell(', PPS '), cell(pps.word, pps.token)];
+    }
+    case 'ptp': {
+      const port = state.ptp.data?.ports.find((p) => p.ok);
+      return [ptpVerdict(state), ...(port ? [cell(`, port ${port.id} offset ${off(port.offsetFromMasterNs)}`)] : [])];
+    }
+    case 'alarm': {
+      const data = state.alarm.data;
+      if (!data) return [cell(state.alarm.error ? 'alarm mail unreadable' : 'alarm mail waiting', state.alarm.error ? 'bad' : 'muted')];
+      const on = flagStyle(data.emailAlertEnabled, ['on', 'off'], false);
+      const to = data.recipientEmails.length;
+      return [
+        cell('mail alerts '),
+        cell(on.word, on.token),
+        cell(data.alertLevel ? ` ${data.alertLevel}+` : ''),
+        cell(` to ${to} recipient${to === 1 ? '' : 's'}`),
+      ];
+    }
+  }
+}
+
+export function sectionSummary(pane: PaneId, state: MonitorState, nowMs: number, opts: SummaryOptions): Line {
+  const section = state[pane];
+  const index = PANES.indexOf(pane) + 1;
+  const err = section.error;
+  return joinCells(
+    [
+      [cell(`${index} ${paneTitles[pane]}`.padEnd(13), 'title', true), ...details(pane, state, opts)],
+      sectionAge(section, state.intervalMs, nowMs),
+      // While the whole device is unreachable the header banner already gives the reason.
+      err ? [cell(state.unreachable && err.kind === 'network' ? '! no answer' : `! ${err.kind}: ${err.message}`, 'bad')] : [],
+    ],
+    ` ${opts.glyphs.separator} `,
+  );
+}

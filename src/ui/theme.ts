@@ -1,0 +1,138 @@
+/**
+ * The one place where meaning becomes appearance. Views ask for a semantic token ("bad"), never
+ * for a color ("red"); every state a device reports maps to ONE entry holding its token, its
+ * symbol and its word, so state stays readable without color (NO_COLOR, colour-blind eyes) and
+ * the help legend reads the same table the panes do.
+ */
+
+export type Token = 'ok' | 'warn' | 'bad' | 'muted' | 'accent' | 'focus' | 'title' | 'text';
+
+/** Ink color names per token; only consulted when color is on. */
+export const palette: Record<Token, string | undefined> = {
+  ok: 'green',
+  warn: 'yellow',
+  bad: 'red',
+  muted: 'gray',
+  accent: 'cyan',
+  focus: 'cyanBright',
+  title: 'blueBright',
+  text: undefined,
+};
+
+export interface StateStyle {
+  token: Token;
+  /** One character that carries the state without color. */
+  symbol: string;
+  /** The state in words, as short as stays unambiguous. */
+  word: string;
+}
+
+/** chrony's source states, as `chronyc sources` prints them. Order is the help legend's order. */
+export const ntpSourceStates: Record<string, StateStyle> = {
+  'Best source': { token: 'ok', symbol: '*', word: 'best' },
+  'Combined with best': { token: 'ok', symbol: '+', word: 'combined' },
+  Selectable: { token: 'accent', symbol: '-', word: 'selectable' },
+  'False ticker': { token: 'bad', symbol: 'x', word: 'false ticker' },
+  'Too variable': { token: 'warn', symbol: '~', word: 'too variable' },
+  'Not selectable': { token: 'muted', symbol: '?', word: 'not selectable' },
+};
+
+export const ntpOverallStates: Record<string, StateStyle> = {
+  Synchronized: { token: 'ok', symbol: '*', word: 'synchronized' },
+  'Not synchronized': { token: 'bad', symbol: '!', word: 'not synchronized' },
+  Unknown: { token: 'warn', symbol: '?', word: 'unknown' },
+};
+
+export const ptpSyncStates: Record<string, StateStyle> = {
+  STABLE: { token: 'ok', symbol: '*', word: 'STABLE' },
+  ACQUIRED: { token: 'warn', symbol: '+', word: 'ACQUIRED' },
+  ACQUIRING: { token: 'warn', symbol: '~', word: 'ACQUIRING' },
+  LOST: { token: 'bad', symbol: '!', word: 'LOST' },
+  NEVER: { token: 'bad', symbol: 'x', word: 'NEVER' },
+  UNKNOWN: { token: 'muted', symbol: '?', word: 'UNKNOWN' },
+};
+
+export const gnssStatuses: Record<string, StateStyle> = {
+  working: { token: 'ok', symbol: '*', word: 'working' },
+  standby: { token: 'muted', symbol: '-', word: 'standby' },
+  offline: { token: 'bad', symbol: '!', word: 'offline' },
+};
+
+export const antennaStates: Record<string, StateStyle> = {
+  normal: { token: 'ok', symbol: '*', word: 'normal' },
+  open: { token: 'bad', symbol: '!', word: 'open' },
+  'short-circuited': { token: 'bad', symbol: '!', word: 'short-circuited' },
+  unknown: { token: 'muted', symbol: '?', word: 'unknown' },
+  uninitialized: { token: 'muted', symbol: '?', word: 'uninitialized' },
+  'not-support': { token: 'muted', symbol: '-', word: 'not supported' },
+};
+
+/** Anything a device sends that no table knows: shown as sent, dimmed, never hidden. */
+export function styleOf(table: Record<string, StateStyle>, value: string | null | undefined): StateStyle {
+  if (value === null || value === undefined) return { token: 'muted', symbol: '?', word: '-' };
+  return table[value] ?? { token: 'muted', symbol: '?', word: value };
+}
+
+/** Booleans that are good when true (PPS valid, alerting on). */
+export function flagStyle(value: boolean | null, words: [yes: string, no: string], badWhenFalse = true): StateStyle {
+  if (value === null) return { token: 'muted', symbol: '?', word: '-' };
+  return value
+    ? { token: 'ok', symbol: '*', word: words[0] }
+    : { token: badWhenFalse ? 'bad' : 'muted', symbol: '!', word: words[1] };
+}
+
+/** Glyph sets: UTF-8 terminals get the nice ones, others the ASCII fallbacks. */
+export interface Glyphs {
+  sparkRamp: string;
+  reachOn: string;
+  reachOff: string;
+  ruleLine: string;
+  ruleFocus: string;
+  selected: string;
+  separator: string;
+  up: string;
+  down: string;
+  left: string;
+  right: string;
+  ellipsis: string;
+  inUse: string;
+  live: string;
+}
+
+export const unicodeGlyphs: Glyphs = {
+  sparkRamp: '▁▂▃▄▅▆▇█',
+  reachOn: '●',
+  reachOff: '○',
+  ruleLine: '─',
+  ruleFocus: '━',
+  selected: '▶',
+  separator: '·',
+  up: '↑',
+  down: '↓',
+  left: '←',
+  right: '→',
+  ellipsis: '…',
+  inUse: '◆',
+  live: '●',
+};
+
+export const asciiGlyphs: Glyphs = {
+  sparkRamp: ' .:-=+*#',
+  reachOn: '|',
+  reachOff: '.',
+  ruleLine: '-',
+  ruleFocus: '=',
+  selected: '>',
+  separator: '|',
+  up: 'Up',
+  down: 'Down',
+  left: 'Left',
+  right: 'Right',
+  ellipsis: '~',
+  inUse: '@',
+  live: '*',
+};
+
+export function glyphsFor(ascii: boolean): Glyphs {
+  return ascii ? asciiGlyphs : unicodeGlyphs;
+}

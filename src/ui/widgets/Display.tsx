@@ -1,0 +1,23 @@
+/**
+ * How this terminal can show things: color or not, Unicode or ASCII. chalk (under Ink) ignores
+ * NO_COLOR, so color is decided once here and every styled Text goes through `Tinted`.
+ */
+import { createContext, useContext } from 'react';
+import type { Glyphs } from '../theme.js';
+import { glyphsFor } from '../theme.js';
+
+export interface Display {
+  color: boolean;
+  ascii: boolean;
+  glyphs: Glyphs;
+}
+
+export function makeDisplay(color: boolean, ascii: boolean): Display {
+  return { color, ascii, glyphs: glyphsFor(ascii) };
+}
+
+export const DisplayContext = createContext<Display>(makeDisplay(false, false));
+
+export function useDisplay(): Display {
+  return useContext(DisplayContext);
+}

@@ -1,0 +1,67 @@
+import { Box } from 'ink';
+import stringWidth from 'string-width';
+import type { Line } from '../renderers/cell.js';
+import { cell } from '../renderers/cell.js';
+import type { Field } from '../renderers/field.js';
+import { useDisplay } from './Display.js';
+import { fitLine, lineWidth } from './fit.js';
+import { StyledLine } from './StyledLine.js';
+
+export const FIELD_GAP = 3;
+
+export interface GridShape {
+  columns: number;
+  rows: number;
+  labelWidth: number;
+  valueWidth: number;
+}
+
+/** How many label/value columns fit in `width`; fields fill column by column. Pure. */
+export function gridShape(fields: readonly Field[], width: number, maxValueWidth: number): GridShape {
+  const labelWidth = Math.max(0, ...fields.map((f) => stringWidth(f.label)));
+  const natural = Math.max(1, ...fields.map((f) => lineWidth(f.value)));
+  const valueWidth = Math.min(natural, maxValueWidth);
+  const colWidth = labelWidth + 1 + valueWidth;
+  const columns = Math.max(1, Math.min(fields.length, Math.floor((width + FIELD_GAP) / (colWidth + FIELD_GAP))));
+  return { columns, rows: Math.ceil(fields.length / columns), labelWidth, valueWidth };
+}
+
+export function gridLines(fields: readonly Field[], width: number, maxValueWidth: number, ellipsis: string): Line[] {
+  const shape = gridShape(fields, width, maxValueWidth);
+  // A single column may use the whole width for its values.
+  const valueWidth = shape.columns === 1 ? Math.max(1, width - shape.labelWidth - 1) : shape.valueWidth;
+  const lines: Line[] = [];
+  for (let r = 0; r < shape.rows; r++) {
+    const line: Line = [];
+    for (let c = 0; c < shape.columns; c++) {
+      const field = fields[c * shape.rows + r];
+      if (!field) continue;
+      if (c > 0) line.push(cell(' '.repeat(FIELD_GAP)));
+      line.push(cell(field.label.padEnd(shape.labelWidth + 1 - (stringWidth(field.label) - field.label.length)), 'muted'));
+      const value = fitLine(field.value, valueWidth, ellipsis);
+      line.push(...value);
+      const pad = valueWidth - lineWidth(value);
+      if (pad > 0 && c < shape.columns - 1) line.push(cell(' '.repeat(pad)));
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Labelled values in as many columns as fit; clipped to `height` lines with a count of what is hidden. */
+export function FieldGrid({ fields, width, height, maxValueWidth = 40 }: { fields: readonly Field[]; width: number; height: number; maxValueWidth?: number }) {
+  const { glyphs } = useDisplay();
+  if (height <= 0 || fields.length === 0) return null;
+  const lines = gridLines(fields, width, maxValueWidth, glyphs.ellipsis);
+  const fits = lines.length <= height;
+  const shown = fits ? lines : lines.slice(0, Math.max(0, height - 1));
+  const hidden = lines.length - shown.length;
+  return (
+    <Box flexDirection="column" width={width} height={shown.length + (fits ? 0 : 1)} overflow="hidden">
+      {shown.map((line, i) => (
+        <StyledLine key={i} line={line} width={width} />
+      ))}
+      {fits ? null : <StyledLine line={[cell(`${glyphs.down} ${hidden} more line${hidden === 1 ? "" : "s"}`, 'muted')]} width={width} />}
+    </Box>
+  );
+}

@@ -1,0 +1,63 @@
+/**
+ * Clipping by display width. Ink's own truncation appends a Unicode ellipsis (wrong for ASCII
+ * terminals) and runs after layout; clipping here first means no line can ever be wider than
+ * the terminal, whatever the device sends (wide CJK names, combining marks).
+ */
+import stringWidth from 'string-width';
+import type { Cell, Line } from '../renderers/cell.js';
+
+const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/** The longest prefix of `text` at most `width` columns wide, and its width. */
+export function clipText(text: string, width: number): { text: string; width: number } {
+  if (width <= 0) return { text: '', width: 0 };
+  const full = stringWidth(text);
+  if (full <= width) return { text, width: full };
+  let out = '';
+  let used = 0;
+  for (const { segment } of segmenter.segment(text)) {
+    const w = stringWidth(segment);
+    if (used + w > width) break;
+    out += segment;
+    used += w;
+  }
+  return { text: out, width: used };
+}
+
+/** Cuts to `width` columns, marking the cut with `ellipsis` (one column). */
+export function truncateText(text: string, width: number, ellipsis: string): string {
+  if (stringWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  return clipText(text, width - 1).text + ellipsis;
+}
+
+/** Pads (or cuts) to exactly `width` columns. */
+export function padText(text: string, width: number, align: 'left' | 'right', ellipsis: string): string {
+  const cut = truncateText(text, width, ellipsis);
+  const gap = Math.max(0, width - stringWidth(cut));
+  return align === 'left' ? cut + ' '.repeat(gap) : ' '.repeat(gap) + cut;
+}
+
+/** Clips a styled line to `width` columns; the last visible character becomes `ellipsis` when cut. */
+export function fitLine(line: Line, width: number, ellipsis: string): Line {
+  const total = line.reduce((sum, c) => sum + stringWidth(c.text), 0);
+  if (total <= width) return line;
+  const out: Line = [];
+  let left = Math.max(0, width - 1);
+  for (const c of line) {
+    if (left <= 0) break;
+    const clipped = clipText(c.text, left);
+    if (clipped.text !== '') out.push({ ...c, text: clipped.text });
+    left -= clipped.width;
+    if (clipped.text !== c.text) break;
+  }
+  if (width > 0) {
+    const last: Cell | undefined = out[out.length - 1];
+    out.push(last ? { ...last, text: ellipsis } : { text: ellipsis });
+  }
+  return out;
+}
+
+export function lineWidth(line: Line): number {
+  return line.reduce((sum, c) => sum + stringWidth(c.text), 0);
+}

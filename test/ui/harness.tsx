@@ -1,0 +1,77 @@
+/** Rendering helpers for the view tests. */
+import { render } from 'ink-testing-library';
+import stringWidth from 'string-width';
+import type { MonitorState } from '../../src/monitor/state.js';
+import { App } from '../../src/ui/App.js';
+import type { FakeController } from './fixtures.js';
+import { NOW, fakeController } from './fixtures.js';
+
+export const ESC = '\x1b';
+export const keys = {
+  tab: '\t',
+  shiftTab: '\x1b[Z',
+  up: '\x1b[A',
+  down: '\x1b[B',
+  right: '\x1b[C',
+  left: '\x1b[D',
+  escape: '\x1b',
+  ctrlC: '\x03',
+};
+
+export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// eslint-disable-next-line no-control-regex
+const ANSI = /\x1b\[[0-9;]*m/g;
+export const stripAnsi = (s: string) => s.replace(ANSI, '');
+
+export interface Rendered {
+  controller: FakeController;
+  frame(): string;
+  lines(): string[];
+  press(key: string): Promise<void>;
+  quits: () => number;
+  rerenderState(state: MonitorState): Promise<void>;
+  unmount(): void;
+}
+
+export async function renderApp(
+  state: MonitorState,
+  opts: { columns?: number; rows?: number; color?: boolean; ascii?: boolean; now?: () => number } = {},
+): Promise<Rendered> {
+  const controller = fakeController(state);
+  let quits = 0;
+  const size = { columns: opts.columns ?? 120, rows: opts.rows ?? 40 };
+  const r = render(
+    <App controller={controller} color={opts.color ?? false} ascii={opts.ascii ?? false} size={size} now={opts.now ?? (() => NOW)} onQuit={() => quits++} />,
+  );
+  await tick();
+  const frame = () => r.lastFrame() ?? '';
+  return {
+    controller,
+    frame,
+    lines: () => stripAnsi(frame()).split('\n'),
+    async press(key: string) {
+      r.stdin.write(key);
+      await tick();
+      if (key === ESC) await tick();
+    },
+    quits: () => quits,
+    async rerenderState(next) {
+      controller.setState(next);
+      await tick();
+    },
+    unmount: () => r.unmount(),
+  };
+}
+
+/** The frame contract of DESIGN.md: at most rows-1 lines, none wider than the terminal. */
+export function frameViolations(frame: string, columns: number, rows: number): string[] {
+  const lines = stripAnsi(frame).split('\n');
+  const out: string[] = [];
+  if (lines.length > rows - 1) out.push(`${lines.length} lines > ${rows - 1}`);
+  lines.forEach((l, i) => {
+    const w = stringWidth(l);
+    if (w > columns) out.push(`line ${i} is ${w} wide: ${l}`);
+  });
+  return out;
+}
