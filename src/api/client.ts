@@ -73,7 +73,8 @@ export class DeviceClient {
     this.opts = { maxResponseBytes: DEFAULT_MAX_RESPONSE_BYTES, ...options };
     const keepAlive = options.keepAliveMs ?? DEFAULT_KEEPALIVE_MS;
     this.pool = new Pool(url.origin, {
-      // Sequential polls need one socket; a second one would only double the device's load.
+      // One kept-alive socket: `call` sends one request at a time, so a second would only be
+      // opened by undici's bookkeeping races and double the device's connection load.
       connections: 1,
       pipelining: 1,
       keepAliveTimeout: keepAlive,
@@ -111,8 +112,21 @@ export class DeviceClient {
     };
   }
 
-  /** Calls one operation; `id` selects a GNSS receiver or PTP port. */
-  async call<K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> {
+  /** Tail of the queue of calls: one request in flight per device, never more. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Calls one operation; `id` selects a GNSS receiver or PTP port. Calls are served one at a
+   * time, and each one's deadline starts when its turn comes, so an operation waiting behind a
+   * slow one is delayed, not failed.
+   */
+  call<K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> {
+    const turn = this.queue.then(() => this.callNow(name, params));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  private async callNow<K extends OperationName>(name: K, params: { id?: number }): Promise<Result<RawData<K>>> {
     const op = operations[name];
     let raw = await this.exchange(op.path, op.body(params));
     if (!raw.ok && raw.retryable) {

@@ -4,6 +4,8 @@
  * this; only the poller writes it.
  */
 import type { AlarmData, GnssData, NtpData, PtpData, SectionName, SnapshotError } from '../model/snapshot.js';
+import { EventLog, StateClock } from './events.js';
+import { defaultThresholds, type Thresholds, type Verdict } from './health.js';
 import { HistoryStore } from './history.js';
 
 export interface SectionState<T> {
@@ -41,6 +43,13 @@ export interface MonitorState {
   ptp: SectionState<PtpData>;
   alarm: SectionState<AlarmData>;
   history: HistoryStore;
+  /** Derived events, newest last (bounded). */
+  events: EventLog;
+  /** Since when each source/receiver/port has been in its current state. */
+  stateClock: StateClock;
+  /** The health verdict of the latest complete snapshot. */
+  verdict: Verdict;
+  thresholds: Thresholds;
   /** Bumped on every change, for cheap memoization in views. */
   version: number;
 }
@@ -51,7 +60,7 @@ export function emptySection<T>(): SectionState<T> {
   return { data: null, receivedAt: null, error: null, errorSince: null, attemptedAt: null };
 }
 
-export function initialState(device: string, intervalMs: number): MonitorState {
+export function initialState(device: string, intervalMs: number, thresholds: Thresholds = defaultThresholds): MonitorState {
   return {
     device,
     intervalMs,
@@ -63,6 +72,10 @@ export function initialState(device: string, intervalMs: number): MonitorState {
     ptp: emptySection(),
     alarm: emptySection(),
     history: new HistoryStore(),
+    events: new EventLog(),
+    stateClock: new StateClock(),
+    verdict: { severity: 'ok', findings: [] },
+    thresholds,
     version: 0,
   };
 }

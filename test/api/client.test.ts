@@ -225,3 +225,24 @@ describe('DeviceClient', () => {
     await client.close();
   });
 });
+
+describe('DeviceClient serialization', () => {
+  it('sends one request at a time; a call queued behind a slow one is delayed, not failed', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const srv = await serve((_req, res) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.end(ntpOk);
+      }, 150);
+    });
+    const client = new DeviceClient({ baseUrl: srv.url, timeoutMs: 200 });
+    const results = await Promise.all([client.call('ntp'), client.call('ntp'), client.call('ntp')]);
+    expect(results.map((r) => r.ok)).toEqual([true, true, true]);
+    expect(maxInFlight).toBe(1);
+    expect(srv.connections()).toBe(1);
+    await client.close();
+  });
+});

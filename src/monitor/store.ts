@@ -1,0 +1,133 @@
+/**
+ * The monitor's state and the one way it changes: a section result arrives at a time. Both the
+ * live poller and replay feed it, so a replayed session shows the same panes, histories, events
+ * and verdict as the live one did.
+ */
+import {
+  SNAPSHOT_SCHEMA_ID,
+  type GnssData,
+  type NtpData,
+  type PtpData,
+  type Section,
+  type SectionName,
+  type Snapshot,
+} from '../model/snapshot.js';
+import { diffSnapshots } from './events.js';
+import { evaluateHealth, type Thresholds } from './health.js';
+import { seriesKey, type HistoryStore } from './history.js';
+import { initialState, type MonitorState, type Reachability, type SectionState } from './state.js';
+
+export const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
+
+export class MonitorStore {
+  private state: MonitorState;
+  private readonly listeners = new Set<() => void>();
+  /** The latest result of each section, as the snapshot contract has it. */
+  private readonly latest: Record<SectionName, Section<unknown> | null> = { ntp: null, gnss: null, ptp: null, alarm: null };
+  /** The last snapshot in which every section had a result: the base of the next diff. */
+  private previous: Snapshot | null = null;
+  private readonly snapshotListeners = new Set<(s: Snapshot) => void>();
+
+  constructor(
+    readonly device: string,
+    intervalMs: number,
+    thresholds?: Thresholds,
+  ) {
+    this.state = initialState(device, intervalMs, thresholds);
+  }
+
+  getState = (): MonitorState => this.state;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Called with the snapshot after every section result (recording, exporters). */
+  onSnapshot(listener: (s: Snapshot) => void): () => void {
+    this.snapshotListeners.add(listener);
+    return () => this.snapshotListeners.delete(listener);
+  }
+
+  update(patch: Partial<MonitorState>): void {
+    this.state = { ...this.state, ...patch, version: this.state.version + 1 };
+    for (const l of this.listeners) l();
+  }
+
+  /**
+   * One section's result at time `at` (epoch ms). `unreachable` is the device-level outage
+   * as the poller sees it (undefined: leave as is).
+   */
+  apply(name: SectionName, result: Section<unknown>, at: number, unreachable?: Reachability | null): void {
+    const patch = this.sectionPatch(name, result, at);
+    if (unreachable !== undefined) patch.unreachable = unreachable;
+    this.commit(patch, at);
+  }
+
+  /** A whole recorded snapshot at once (replay): every section, then one diff. */
+  applySnapshot(snap: Snapshot, at: number): void {
+    const patch: Partial<MonitorState> = {};
+    for (const name of sectionNames) Object.assign(patch, this.sectionPatch(name, snap[name] as Section<unknown>, at));
+    this.commit(patch, at);
+  }
+
+  private sectionPatch(name: SectionName, result: Section<unknown>, at: number): Partial<MonitorState> {
+    const prev = (this.state[name] as SectionState<unknown>);
+    let next: SectionState<unknown>;
+    if (result.ok) {
+      next = { data: result.data, receivedAt: at, error: null, errorSince: null, attemptedAt: at };
+      pushHistory(this.state.history, name, result.data);
+    } else {
+      next = { ...prev, error: result.error, errorSince: prev.error ? prev.errorSince : at, attemptedAt: at };
+    }
+    this.latest[name] = result;
+    const patch: Partial<MonitorState> = { [name]: next };
+    if (result.ok || result.error.kind !== 'network') patch.lastUpdateAt = at;
+    return patch;
+  }
+
+  /** Derives events, time in state and the verdict once every section has a result. */
+  private commit(patch: Partial<MonitorState>, at: number): void {
+    const snap = this.snapshot(at);
+    if (sectionNames.every((n) => this.latest[n] !== null)) {
+      if (this.previous) this.state.events.add(diffSnapshots(this.previous, snap, at, this.state.thresholds));
+      this.state.stateClock.observe(snap, at);
+      patch.verdict = evaluateHealth(snap, this.state.thresholds);
+      this.previous = snap;
+    }
+    this.update(patch);
+    for (const l of this.snapshotListeners) l(snap);
+  }
+
+  /** The latest result of every section, in the snapshot contract. */
+  snapshot(at: number = Date.now()): Snapshot {
+    const pending = { ok: false as const, error: { kind: 'network' as const, message: 'not polled yet' } };
+    return {
+      schema: SNAPSHOT_SCHEMA_ID,
+      device: this.device,
+      takenAt: new Date(at).toISOString(),
+      ntp: (this.latest.ntp ?? pending) as Snapshot['ntp'],
+      gnss: (this.latest.gnss ?? pending) as Snapshot['gnss'],
+      ptp: (this.latest.ptp ?? pending) as Snapshot['ptp'],
+      alarm: (this.latest.alarm ?? pending) as Snapshot['alarm'],
+    };
+  }
+}
+
+/** History series fed by each section: sparklines and statistics read them. */
+function pushHistory(history: HistoryStore, name: SectionName, data: unknown): void {
+  if (name === 'ntp') {
+    for (const s of (data as NtpData).sources) history.push(seriesKey.ntpOffset(s.name), s.offsetNs);
+  } else if (name === 'gnss') {
+    for (const r of (data as GnssData).receivers) {
+      for (const [c, n] of Object.entries(r.satellites)) history.push(seriesKey.gnssCount(r.id, c), n);
+      history.push(seriesKey.gnssTotal(r.id), r.satellitesTotal);
+    }
+  } else if (name === 'ptp') {
+    for (const p of (data as PtpData).ports) {
+      if (!p.ok) continue;
+      history.push(seriesKey.ptpOffset(p.id), p.offsetFromMasterNs);
+      history.push(seriesKey.ptpDelay(p.id), p.meanPathDelayNs);
+    }
+  }
+}
