@@ -1,2 +1,176 @@
-// Entry point placeholder; replaced by the real CLI.
-console.log('synctop');
+/**
+ * Entry: flags -> Config -> one mode. Thin on purpose: each mode's code is imported only when
+ * that mode runs, so start-up does not pay for the simulator, the exporter or the UI it does
+ * not use.
+ */
+import meow from 'meow';
+import pkg from '../package.json' with { type: 'json' };
+import { resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
+
+const help = `
+  Usage
+    synctop URL [options]               live monitor of the device at base URL
+    synctop --demo[=SCENARIO]           live monitor of the built-in simulated device
+    synctop URL --once                  one plain-text report, then exit
+    synctop URL --json                  one JSON snapshot, then exit
+    synctop simulate [--port N] [--scenario S] [--faults F]
+                                        run the simulated device; prints its URL first
+    synctop --json-schema               print the JSON Schema of the --json snapshot
+
+  Options
+    --interval SEC       poll interval, default 2, at least 0.5
+    --timeout MS         whole-request deadline (default 90% of the interval, at most 5000;
+                         5000 for --once/--json)
+    --ptp-ports LIST     "auto" (ask ids 0..7, keep those that answer) or ids such as 0,2
+    --header "K: V"      extra request header (repeatable)
+    --token-file FILE    bearer token (or the SYNCTOP_TOKEN environment variable)
+    --cookie-file FILE   session cookie: "name=value" or a curl cookie jar
+    --insecure           accept any TLS certificate (a man in the middle too)
+    --ca FILE            trust this CA (PEM) for the device's certificate
+    --pin-sha256 FP      accept exactly the certificate with this SHA-256 fingerprint
+    --no-color           no colors (also when NO_COLOR is set)
+    --ascii              ASCII only (default when the locale is not UTF-8)
+    --show-secrets       show the SMTP password instead of ***
+    --version, --help
+
+  Exit codes (--once, --json)
+    0 every operation answered (device-side errors such as 40003 count as answers)
+    1 some operation could not be read (network, HTTP, malformed answer, refused login)
+    2 bad usage
+`;
+
+const cli = meow(help, {
+  importMeta: import.meta,
+  version: pkg.version,
+  allowUnknownFlags: false,
+  flags: {
+    once: { type: 'boolean' },
+    json: { type: 'boolean' },
+    jsonSchema: { type: 'boolean' },
+    demo: { type: 'string' },
+    interval: { type: 'number' },
+    timeout: { type: 'number' },
+    ptpPorts: { type: 'string' },
+    header: { type: 'string', isMultiple: true },
+    tokenFile: { type: 'string' },
+    cookieFile: { type: 'string' },
+    insecure: { type: 'boolean' },
+    ca: { type: 'string' },
+    pinSha256: { type: 'string' },
+    color: { type: 'boolean', default: true },
+    ascii: { type: 'boolean' },
+    showSecrets: { type: 'boolean' },
+    record: { type: 'string' },
+    port: { type: 'number' },
+    scenario: { type: 'string' },
+    faults: { type: 'string' },
+  },
+});
+
+const flags = cli.flags;
+const [first, ...rest] = cli.input;
+
+function fail(message: string, code = 2): never {
+  process.stderr.write(`synctop: ${message}\n`);
+  process.exit(code);
+}
+
+async function main(): Promise<void> {
+  if (flags.jsonSchema) {
+    const { schemaJson } = await import('./report/json.js');
+    process.stdout.write(schemaJson());
+    return;
+  }
+  if (first === 'simulate') return simulate();
+
+  const demo = flags.demo;
+  if (demo === undefined && first === undefined) fail('give the device URL (e.g. synctop https://10.0.0.5), or --demo; see --help');
+  if (rest.length > 0) fail(`unexpected argument "${rest[0]}"; see --help`);
+  const oneShot = Boolean(flags.once || flags.json);
+
+  let sim: { url: string; close(): Promise<void> } | undefined;
+  if (demo !== undefined) {
+    if (first !== undefined) fail('give either a URL or --demo, not both');
+    const { startDemo } = await import('./sim/command.js');
+    try {
+      sim = await startDemo(demo || 'healthy');
+    } catch (err) {
+      fail((err as Error).message);
+    }
+  }
+  const config = configOrExit(sim?.url ?? first!, oneShot);
+  for (const w of config.warnings) process.stderr.write(`synctop: warning: ${w}\n`);
+
+  const { DeviceClient } = await import('./api/client.js');
+  const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
+
+  if (oneShot) {
+    const { pollOnce, snapshotExitCode } = await import('./monitor/once.js');
+    const snapshot = await pollOnce(client, config);
+    if (flags.json) {
+      const { snapshotJson } = await import('./report/json.js');
+      process.stdout.write(snapshotJson(snapshot));
+    } else {
+      const { textReport } = await import('./report/text.js');
+      const color = config.color && process.stdout.isTTY === true;
+      process.stdout.write(textReport(snapshot, { color, ascii: config.ascii }));
+    }
+    await client.close();
+    await sim?.close();
+    process.exitCode = snapshotExitCode(snapshot);
+    return;
+  }
+
+  await live(client, config, sim);
+}
+
+async function live(client: import('./api/client.js').DeviceClient, config: Config, sim?: { close(): Promise<void> }) {
+  if (!process.stdout.isTTY) fail('the live monitor needs a terminal; use --once or --json for scripts');
+  // A live view on a terminal is live even when CI is set in the environment: Ink would
+  // otherwise hold every frame back until exit.
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  const { Poller } = await import('./monitor/poller.js');
+  const { runLiveMonitor } = await import('./ui/run.js');
+  const poller = new Poller(client, { intervalMs: config.intervalMs, ptpPorts: config.ptpPorts, showSecrets: config.showSecrets });
+  poller.start();
+  try {
+    await runLiveMonitor(poller, { color: config.color, ascii: config.ascii });
+  } finally {
+    poller.stop();
+    client.destroy();
+    await sim?.close();
+  }
+}
+
+async function simulate(): Promise<void> {
+  const { runSimulateCommand } = await import('./sim/command.js');
+  let sim: { close(): Promise<void> };
+  try {
+    sim = await runSimulateCommand({
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+      ...(flags.scenario !== undefined ? { scenario: flags.scenario } : {}),
+      ...(flags.faults !== undefined ? { faults: flags.faults } : {}),
+      stdout: process.stdout,
+    });
+  } catch (err) {
+    fail((err as Error).message);
+  }
+  const stop = () => void sim.close().then(() => process.exit(0));
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+function configOrExit(url: string, oneShot: boolean): Config {
+  try {
+    return resolveConfig(url, flags as CommonFlags, process.env, { oneShot });
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message);
+    throw err;
+  }
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`synctop: internal error: ${(err as Error)?.stack ?? String(err)}\n`);
+  process.exit(70);
+});

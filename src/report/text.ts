@@ -1,0 +1,136 @@
+/**
+ * --once: a compact plain-text report of the four operations. It reads the same Snapshot as
+ * every other output and draws rows with the live view's own pure renderers, so the report and
+ * the panes cannot disagree. Color only when asked for (a TTY without NO_COLOR); otherwise not
+ * one escape sequence.
+ */
+import { styleText } from 'node:util';
+import stringWidth from 'string-width';
+import { lintAlarm } from '../model/alarm-lint.js';
+import type { Section, Snapshot } from '../model/snapshot.js';
+import { evaluateHealth, type Thresholds } from '../monitor/health.js';
+import { alarmFields } from '../ui/renderers/alarm.js';
+import { cell, type Line } from '../ui/renderers/cell.js';
+import type { Field } from '../ui/renderers/field.js';
+import { CONSTELLATIONS, constellationNames, gnssReceiverFields, receiverLabel } from '../ui/renderers/gnss-receiver.js';
+import { ntpColumns, ntpSourceRow, ntpStatusLine } from '../ui/renderers/ntp-source.js';
+import { ptpColumns, ptpPortDetail, ptpPortRow } from '../ui/renderers/ptp-port.js';
+import { errorLine } from '../ui/renderers/section.js';
+import { glyphsFor, palette, type Token } from '../ui/theme.js';
+import { fitLine, padText } from '../ui/widgets/fit.js';
+import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../ui/widgets/table-layout.js';
+
+export interface TextReportOptions {
+  color: boolean;
+  ascii: boolean;
+  /** Lines are cut to this many columns. */
+  width?: number;
+  thresholds?: Thresholds;
+  now?: number;
+}
+
+const severityToken: Record<string, Token> = { ok: 'ok', warning: 'warn', critical: 'bad' };
+
+export function textReport(snapshot: Snapshot, opts: TextReportOptions): string {
+  const width = opts.width ?? 120;
+  const glyphs = glyphsFor(opts.ascii);
+  const now = opts.now ?? Date.parse(snapshot.takenAt);
+  const out: Line[] = [];
+  const blank = () => out.push([]);
+  const title = (text: string) => out.push([cell(text, 'title', true)]);
+
+  const verdict = evaluateHealth(snapshot, opts.thresholds);
+  out.push([cell('synctop report ', 'title', true), cell(snapshot.device), cell(`  ${snapshot.takenAt}`, 'muted')]);
+  out.push([cell('health  ', 'muted'), cell(verdict.severity.toUpperCase(), severityToken[verdict.severity], true)]);
+  for (const f of verdict.findings) out.push([cell(`  ${f.severity === 'critical' ? '!' : '~'} `, severityToken[f.severity]), cell(f.message)]);
+
+  blank();
+  title('NTP');
+  section(snapshot.ntp, out, (data) => {
+    out.push(ntpStatusLine(data));
+    const rows = data.sources.map((s) => ntpSourceRow(s, [], { ascii: opts.ascii, glyphs }));
+    // No history in a one-shot report: the trend column would be empty.
+    out.push(...table(ntpColumns.filter((c) => c.key !== 'trend'), rows, width, glyphs.ellipsis));
+  });
+
+  blank();
+  title('GNSS');
+  section(snapshot.gnss, out, (data) => {
+    if (data.receivers.length === 0) out.push([cell('no receivers reported', 'muted')]);
+    data.receivers.forEach((rx, i) => {
+      out.push([cell(receiverLabel(rx, i), undefined, true)]);
+      out.push(...fields(gnssReceiverFields(rx, { ascii: opts.ascii, glyphs }), '  '));
+      if (rx.satellitesTotal !== null || CONSTELLATIONS.some((c) => rx.satellites[c] !== null)) {
+        const counts = CONSTELLATIONS.map((c) => `${constellationNames[c]} ${rx.satellites[c] ?? '-'}`).join('  ');
+        out.push([cell('  satellites      ', 'muted'), cell(counts), cell(`  total ${rx.satellitesTotal ?? '-'}`, undefined, true)]);
+      }
+    });
+  }, (error) => (error.code === '40003' ? 'no GNSS receiver (or no permission to see it)' : undefined));
+
+  blank();
+  title('PTP');
+  section(snapshot.ptp, out, (data) => {
+    if (data.ports.length === 0) {
+      out.push([cell('no PTP slave port answered (ids asked: see --ptp-ports)', 'muted')]);
+      return;
+    }
+    out.push(...table(ptpColumns, data.ports.map((p) => ptpPortRow(p, { ascii: opts.ascii, glyphs })), width, glyphs.ellipsis));
+    for (const p of data.ports) {
+      if (!p.ok) continue;
+      out.push([cell(`port ${p.id}`, undefined, true)]);
+      // The list row already shows id, state and offset; the rest of the detail follows.
+      const detail = ptpPortDetail(p, [], now, { ascii: opts.ascii, glyphs, sparkWidth: 0 }).slice(3);
+      out.push(...fields(detail, '  '));
+    }
+  });
+
+  blank();
+  title('Alarm e-mail');
+  section(snapshot.alarm, out, (data) => {
+    out.push(...fields(alarmFields(data), '  '));
+    for (const lint of lintAlarm(data)) out.push([cell('  ~ ', 'warn'), cell(lint.message, 'warn')]);
+  });
+
+  return out.map((line) => render(fitLine(line, width, glyphs.ellipsis), opts.color)).join('\n') + '\n';
+}
+
+function section<T>(sec: Section<T>, out: Line[], body: (data: T) => void, explain?: (e: { code?: string }) => string | undefined): void {
+  if (!sec.ok) {
+    out.push(errorLine(sec.error, explain?.(sec.error)));
+    return;
+  }
+  body(sec.data);
+}
+
+function fields(list: Field[], indent: string): Line[] {
+  const labelWidth = Math.max(0, ...list.map((f) => stringWidth(f.label))) + 2;
+  return list.map((f) => [cell(indent + f.label.padEnd(labelWidth), 'muted'), ...f.value]);
+}
+
+function table<K extends string>(columns: readonly TableColumn<K>[], rows: TableRow<K>[], width: number, ellipsis: string): Line[] {
+  const placed = layoutColumns(columns, rows, width);
+  const gap = ' '.repeat(COLUMN_GAP);
+  const header: Line = [cell(placed.map((c) => padText(c.header, c.width, c.align ?? 'left', ellipsis)).join(gap), 'muted', true)];
+  const body = rows.map((row) =>
+    placed.flatMap((c, i) => {
+      const v = row[c.key];
+      const text = padText(v.text, c.width, c.align ?? 'left', ellipsis);
+      return i === 0 ? [{ ...v, text }] : [cell(gap), { ...v, text }];
+    }),
+  );
+  return [header, ...body];
+}
+
+function render(line: Line, color: boolean): string {
+  return line
+    .map((c) => {
+      if (!color || c.text === '') return c.text;
+      const fmt: Parameters<typeof styleText>[0][] = [];
+      const name = c.token ? palette[c.token] : undefined;
+      if (name) fmt.push(name as Parameters<typeof styleText>[0]);
+      if (c.bold) fmt.push('bold');
+      return fmt.length ? styleText(fmt as Parameters<typeof styleText>[0], c.text) : c.text;
+    })
+    .join('')
+    .trimEnd();
+}
