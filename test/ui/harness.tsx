@@ -20,6 +20,15 @@ export const keys = {
 
 export const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * Lets a key press travel: Ink parses stdin on one macrotask, and a reducer update is then
+ * rendered by React's scheduler on a later one (a store update renders synchronously). A few
+ * macrotasks, no timers: nothing here depends on wall-clock time.
+ */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 4; i++) await tick();
+}
+
 // eslint-disable-next-line no-control-regex
 const ANSI = /\x1b\[[0-9;]*m/g;
 export const stripAnsi = (s: string) => s.replace(ANSI, '');
@@ -44,7 +53,7 @@ export async function renderApp(
   const r = render(
     <App controller={controller} color={opts.color ?? false} ascii={opts.ascii ?? false} size={size} now={opts.now ?? (() => NOW)} onQuit={() => quits++} />,
   );
-  await tick();
+  await settle();
   const frame = () => r.lastFrame() ?? '';
   return {
     controller,
@@ -52,13 +61,13 @@ export async function renderApp(
     lines: () => stripAnsi(frame()).split('\n'),
     async press(key: string) {
       r.stdin.write(key);
-      await tick();
+      await settle();
       if (key === ESC) await tick();
     },
     quits: () => quits,
     async rerenderState(next) {
       controller.setState(next);
-      await tick();
+      await settle();
     },
     unmount: () => r.unmount(),
   };

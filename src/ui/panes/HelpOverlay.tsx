@@ -30,7 +30,7 @@ export function HelpOverlay({ width, height }: { width: number; height: number }
   const legendRows = gridShape(legend, width, 40).rows;
   const keyRows = Math.max(1, Math.min(gridShape(keys, width, 60).rows, body - legendRows - 1));
   return (
-    <PaneFrame index={0} title="help  (Esc or ? closes)" status={[]} focused width={width} height={height}>
+    <PaneFrame title="help  (Esc or ? closes)" status={[]} focused width={width} height={height}>
       <FieldGrid fields={keys} width={width} height={keyRows} maxValueWidth={60} />
       <Box height={1} flexShrink={0}>
         <StyledLine line={[cell('NTP source states (chrony)', 'title', true)]} width={width} />

@@ -30,7 +30,7 @@ export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions): TableRow<PtpC
   if (!port.ok) {
     return {
       port: cell(String(port.id)),
-      state: cell(`! ${port.error?.kind ?? 'error'}`, 'bad', true),
+      state: cell(`! ${port.error?.kind ?? 'unknown'} error`, 'bad', true),
       offset: cell('-', 'muted'),
       delay: cell('-', 'muted'),
       gm: cell(port.error?.message ?? '', 'bad'),

@@ -28,8 +28,9 @@ export function gridShape(fields: readonly Field[], width: number, maxValueWidth
 
 export function gridLines(fields: readonly Field[], width: number, maxValueWidth: number, ellipsis: string): Line[] {
   const shape = gridShape(fields, width, maxValueWidth);
-  // A single column may use the whole width for its values.
-  const valueWidth = shape.columns === 1 ? Math.max(1, width - shape.labelWidth - 1) : shape.valueWidth;
+  // Columns share the whole width: values get what the labels and gaps leave.
+  const share = Math.floor((width - (shape.columns - 1) * FIELD_GAP) / shape.columns);
+  const valueWidth = Math.max(1, shape.valueWidth, share - shape.labelWidth - 1);
   const lines: Line[] = [];
   for (let r = 0; r < shape.rows; r++) {
     const line: Line = [];
@@ -41,9 +42,9 @@ export function gridLines(fields: readonly Field[], width: number, maxValueWidth
       const value = fitLine(field.value, valueWidth, ellipsis);
       line.push(...value);
       const pad = valueWidth - lineWidth(value);
-      if (pad > 0 && c < shape.columns - 1) line.push(cell(' '.repeat(pad)));
+      if (pad > 0 && fields[(c + 1) * shape.rows + r]) line.push(cell(' '.repeat(pad)));
     }
-    lines.push(line);
+    lines.push(fitLine(line, width, ellipsis));
   }
   return lines;
 }

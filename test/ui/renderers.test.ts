@@ -1,0 +1,352 @@
+import { describe, expect, it } from 'vitest';
+import stringWidth from 'string-width';
+import { lineText } from '../../src/ui/renderers/cell.js';
+import { alarmFields, senderText } from '../../src/ui/renderers/alarm.js';
+import { gnssReceiverFields, gnssSatelliteLines } from '../../src/ui/renderers/gnss-receiver.js';
+import { headerLines, outageBanner } from '../../src/ui/renderers/header.js';
+import { ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/ui/renderers/ntp-source.js';
+import { clockAccuracyText, clockClassText, ptpPortDetail, ptpPortRow } from '../../src/ui/renderers/ptp-port.js';
+import { sectionAge } from '../../src/ui/renderers/section.js';
+import { sparkline } from '../../src/ui/renderers/sparkline.js';
+import { sectionSummary } from '../../src/ui/renderers/summary.js';
+import { verdictLine, verdictParts } from '../../src/ui/renderers/verdict.js';
+import { asciiGlyphs, unicodeGlyphs } from '../../src/ui/theme.js';
+import { clipText, fitLine, padText } from '../../src/ui/widgets/fit.js';
+import { layoutColumns, scrollWindow } from '../../src/ui/widgets/table-layout.js';
+import { gridLines, gridShape } from '../../src/ui/widgets/FieldGrid.js';
+import { cell } from '../../src/ui/renderers/cell.js';
+import {
+  NOW,
+  emptyState,
+  gnssNoReceiverState,
+  healthyAlarm,
+  healthyState,
+  irregularState,
+  ntpSource,
+  ptpAuthRefusedState,
+  ptpPort,
+  receiver,
+  unreachableState,
+} from './fixtures.js';
+
+const uni = { ascii: false, glyphs: unicodeGlyphs };
+const asc = { ascii: true, glyphs: asciiGlyphs };
+
+describe('sparkline', () => {
+  it.each([
+    { values: [1, 2, 3, 4, 5, 6, 7, 8], width: 8, ramp: '▁▂▃▄▅▆▇█', want: '▁▂▃▄▅▆▇█' },
+    { values: [5, 5, 5], width: 8, ramp: '▁▂▃▄▅▆▇█', want: '▄▄▄' },
+    { values: [0, null, 10], width: 8, ramp: ' .:-=+*#', want: '  #' },
+    { values: [1, 2, 3, 4], width: 2, ramp: '▁█', want: '▁█' },
+    { values: [], width: 5, ramp: '▁█', want: '' },
+    { values: [null, null], width: 5, ramp: '▁█', want: '' },
+  ])('$values in $width columns -> "$want"', ({ values, width, ramp, want }) => {
+    expect(sparkline(values, width, ramp)).toBe(want);
+  });
+
+  it('scales from a floor for counts', () => {
+    expect(sparkline([10, 10], 2, '▁▂▃▄▅▆▇█', { floor: 0 })).toBe('██');
+  });
+});
+
+describe('display-width clipping', () => {
+  it.each([
+    { text: 'abcdef', width: 3, want: 'abc' },
+    { text: '时间服务器', width: 5, want: '时间' },
+    { text: 'e\u0301e\u0301e\u0301', width: 2, want: 'e\u0301e\u0301' },
+    { text: 'short', width: 10, want: 'short' },
+  ])('clipText($text, $width)', ({ text, width, want }) => {
+    expect(clipText(text, width).text).toBe(want);
+  });
+
+  it('pads and truncates on display width', () => {
+    expect(stringWidth(padText('时间服务器.例子', 9, 'left', '…'))).toBe(9);
+    expect(padText('ab', 4, 'right', '~')).toBe('  ab');
+    expect(padText('abcdef', 4, 'left', '~')).toBe('abc~');
+  });
+
+  it('fits a styled line to the width, keeping styles', () => {
+    const line = [cell('abc', 'ok'), cell('时间服务器', 'bad')];
+    const out = fitLine(line, 6, '~');
+    expect(lineText(out)).toBe('abc时~');
+    expect(out[0]?.token).toBe('ok');
+    expect(lineText(fitLine(line, 20, '~'))).toBe('abc时间服务器');
+  });
+});
+
+describe('table layout', () => {
+  const cols = [
+    { key: 'a', header: 'a' },
+    { key: 'name', header: 'name', flex: true, minWidth: 4 },
+    { key: 'opt', header: 'optional', drop: 1 },
+  ] as const;
+  const rows = [{ a: cell('1'), name: cell('a-rather-long-name'), opt: cell('x') }];
+
+  it('keeps natural widths when they fit', () => {
+    expect(layoutColumns(cols, rows, 80).map((c) => c.width)).toEqual([1, 18, 8]);
+  });
+  it('shrinks flex columns, then drops optional ones', () => {
+    expect(layoutColumns(cols, rows, 20).map((c) => [c.key, c.width])).toEqual([['a', 1], ['name', 9], ['opt', 8]]);
+    expect(layoutColumns(cols, rows, 10).map((c) => [c.key, c.width])).toEqual([['a', 1], ['name', 8]]);
+  });
+  it('measures wide characters by display width', () => {
+    const wide = [{ a: cell('1'), name: cell('时间服务器'), opt: cell('') }];
+    expect(layoutColumns(cols, wide, 80)[1]?.width).toBe(10);
+  });
+
+  it.each([
+    { prev: 0, selected: 0, cap: 3, total: 10, want: 0 },
+    { prev: 0, selected: 3, cap: 3, total: 10, want: 1 },
+    { prev: 5, selected: 6, cap: 3, total: 10, want: 5 },
+    { prev: 5, selected: 2, cap: 3, total: 10, want: 2 },
+    { prev: 9, selected: 9, cap: 3, total: 10, want: 7 },
+    { prev: 4, selected: 1, cap: 5, total: 4, want: 0 },
+  ])('scrollWindow keeps the selection visible without jumping: %o', ({ prev, selected, cap, total, want }) => {
+    expect(scrollWindow(prev, selected, cap, total)).toBe(want);
+  });
+});
+
+describe('NTP source renderer', () => {
+  it('shows chrony symbols, reach marks, scaled offsets and the source in use', () => {
+    const row = ntpSourceRow(ntpSource({ name: 'ntp1', state: 'Best source', isSyncSource: true, offsetNs: -850, errorNs: 21_000, reach: '177' }), [], uni);
+    expect(row.state.text).toBe('*');
+    expect(row.state.token).toBe('ok');
+    expect(row.name.text).toBe('◆ ntp1');
+    expect(row.name.bold).toBe(true);
+    expect(row.reach.text).toBe('○●●●●●●● 177');
+    expect(row.offset.text).toBe('-850ns');
+    expect(row.error.text).toBe('±21.0µs');
+    expect(row.poll.text).toBe('64s');
+  });
+
+  it.each([
+    ['Best source', '*', 'ok'],
+    ['Combined with best', '+', 'ok'],
+    ['Selectable', '-', 'accent'],
+    ['False ticker', 'x', 'bad'],
+    ['Too variable', '~', 'warn'],
+    ['Not selectable', '?', 'muted'],
+    ['Something new', '?', 'muted'],
+  ])('state %s -> %s (%s)', (state, symbol, token) => {
+    const row = ntpSourceRow(ntpSource({ name: 'n', state }), [], uni);
+    expect([row.state.text, row.state.token]).toEqual([symbol, token]);
+  });
+
+  it('has ASCII forms', () => {
+    const row = ntpSourceRow(ntpSource({ name: 'n', offsetNs: 12_300, errorNs: 450_000, reach: '017' }), [1, 2, 3], asc);
+    expect(row.reach.text).toBe('....|||| 017');
+    expect(row.offset.text).toBe('+12.3us');
+    expect(row.error.text).toBe('+/-450us');
+    expect(row.trend.text).toMatch(/^[ .:\-=+*#]+$/);
+  });
+
+  it('shows nulls as dashes, never as zeros', () => {
+    const row = ntpSourceRow(ntpSource({ name: 'n', reach: null, stratum: null, offsetNs: null, errorNs: null, lastRxSeconds: null }), [], uni);
+    expect([row.reach.text, row.stratum.text, row.offset.text, row.error.text, row.lastRx.text]).toEqual(['-', '-', '-', '-', '-']);
+    expect(plusMinus(null, false)).toBe('-');
+  });
+
+  it('colors reach by how many polls succeeded', () => {
+    expect([reachToken('377'), reachToken('376'), reachToken('000'), reachToken(null)]).toEqual(['ok', 'warn', 'bad', 'muted']);
+    expect(reachMarks('bogus', unicodeGlyphs)).toBe('bogus');
+  });
+
+  it('says the overall status and the sync source', () => {
+    expect(lineText(ntpStatusLine(healthyState().ntp.data!))).toBe('* synchronized  to ntp1.example.net  6 sources');
+    expect(lineText(ntpStatusLine(irregularState().ntp.data!))).toBe('! not synchronized  no sync source  2 sources');
+  });
+});
+
+describe('verdict', () => {
+  it.each([
+    ['healthy', healthyState(), 'NTP synced to ntp1.example.net · GNSS 1 working, 33 sats · PTP 1/2 STABLE'],
+    ['irregular', irregularState(), 'NTP not synced · GNSS 1 working, 33 sats · PTP 0/2 STABLE'],
+    ['no GNSS receiver', gnssNoReceiverState(), 'NTP synced to ntp1.example.net · GNSS none · PTP 1/2 STABLE'],
+    ['no data yet', emptyState(), 'NTP waiting · GNSS waiting · PTP waiting'],
+  ])('%s', (_name, state, want) => {
+    expect(verdictLine(state)).toBe(want);
+  });
+
+  it('reports an error when a section never answered', () => {
+    const s = emptyState();
+    s.ptp.error = { kind: 'auth', code: '403', message: 'refused' };
+    expect(verdictLine(s)).toContain('PTP auth error');
+  });
+
+  it('warns when a working receiver has antenna or PPS trouble', () => {
+    const parts = verdictParts(irregularState());
+    expect(parts.find((c) => c.text.startsWith('GNSS'))?.token).toBe('warn');
+    expect(parts.find((c) => c.text.startsWith('PTP'))?.token).toBe('bad');
+  });
+});
+
+describe('GNSS receiver renderer', () => {
+  it('shows every field of a working receiver, signed decimal degrees', () => {
+    const text = gnssReceiverFields(receiver({}), uni).map((f) => `${f.label}: ${lineText(f.value)}`);
+    expect(text).toEqual([
+      'status: * working',
+      'antenna: * normal',
+      'PPS: * valid',
+      'position: +22.54310° -113.95001°',
+      'altitude: 43.5 m',
+      'DOP: H 0.9  V 1.2  P 1.5',
+      'UTC: 2026-11-22 14:02:28Z',
+      'leap seconds: GPS 18  BDS 4',
+    ]);
+  });
+
+  it('shows a standby receiver without rows of dashes', () => {
+    const standby = irregularState().gnss.data!.receivers[0]!;
+    expect(gnssReceiverFields(standby, uni).map((f) => f.label)).toEqual(['status', 'position']);
+    expect(gnssSatelliteLines(standby, () => [], { ...uni, sparkWidth: 8 }).map(lineText)).toEqual(['satellites  none reported']);
+  });
+
+  it('colors the antenna: normal green, open/short red, others dim', () => {
+    const token = (antenna: string) => gnssReceiverFields(receiver({ antenna }), uni).find((f) => f.label === 'antenna')!.value[0]!.token;
+    expect([token('normal'), token('open'), token('short-circuited'), token('not-support'), token('uninitialized')]).toEqual(['ok', 'bad', 'bad', 'muted', 'muted']);
+  });
+
+  it('lists satellites per constellation with a total', () => {
+    const lines = gnssSatelliteLines(receiver({}), () => [1, 2, 3], { ...uni, sparkWidth: 3 }).map(lineText);
+    expect(lines).toEqual(['GPS       12 ▃▆█', 'GLONASS    8 ▃▆█', 'BDS       11 ▃▆█', 'Galileo    2 ▃▆█', 'total     33 ▃▆█']);
+  });
+
+  it('has no degree sign in ASCII', () => {
+    const pos = gnssReceiverFields(receiver({}), asc).find((f) => f.label === 'position')!;
+    expect(lineText(pos.value)).toBe('+22.54310 -113.95001');
+  });
+});
+
+describe('PTP port renderer', () => {
+  it('shows every field of the selected port', () => {
+    const fields = ptpPortDetail(ptpPort({ id: 0 }), [10, 12, 14], NOW, { ...uni, sparkWidth: 3 });
+    const byLabel = Object.fromEntries(fields.map((f) => [f.label, lineText(f.value)]));
+    expect(byLabel).toEqual({
+      'port id': '0',
+      'sync state': '* STABLE',
+      'offset from master': '+12ns ▁▅█',
+      'mean path delay': '+1.48µs',
+      'master offset': '-8ns',
+      'steps removed': '1',
+      'cumulative rate': '+0.012ppm',
+      'GM present': '* yes',
+      'GM identity': '001122.3344.556677',
+      'parent port': '001122.3344.556677-1',
+      'GM clock class': '6 (locked to primary reference)',
+      'GM accuracy': '0x21 (within 100 ns)',
+      'GM log variance': '20061',
+      'GM priority 1/2': '128 / 128',
+      'last update': '3s ago',
+    });
+  });
+
+  it.each([
+    ['STABLE', 'ok'],
+    ['ACQUIRED', 'warn'],
+    ['ACQUIRING', 'warn'],
+    ['LOST', 'bad'],
+    ['NEVER', 'bad'],
+    ['UNKNOWN', 'muted'],
+  ])('sync state %s is %s', (syncState, token) => {
+    const row = ptpPortRow(ptpPort({ id: 0, syncState }), uni);
+    expect(row.state.token).toBe(token);
+    expect(row.state.text).toContain(syncState);
+  });
+
+  it('shows a port that failed with its error', () => {
+    const port = irregularState().ptp.data!.ports[1]!;
+    const row = ptpPortRow(port, uni);
+    expect(row.state.text).toBe('! device error');
+    expect(row.gm.text).toBe('no PTP slave port with that id');
+  });
+
+  it('explains clock class and accuracy', () => {
+    expect(clockClassText(248)).toBe('248 (default, not locked)');
+    expect(clockClassText(99)).toBe('99');
+    expect(clockClassText(null)).toBe('-');
+    expect(clockAccuracyText(0x23, false)).toBe('0x23 (within 1 µs)');
+    expect(clockAccuracyText(0x23, true)).toBe('0x23 (within 1 us)');
+    expect(clockAccuracyText(0xfe, true)).toBe('0xFE (unknown)');
+    expect(clockAccuracyText(0x99, true)).toBe('153');
+  });
+});
+
+describe('alarm renderer', () => {
+  it('shows the configuration, the password exactly as the model holds it', () => {
+    const byLabel = Object.fromEntries(alarmFields(healthyAlarm).map((f) => [f.label, lineText(f.value)]));
+    expect(byLabel).toEqual({
+      'e-mail alerts': '* on, major and above',
+      recipients: 'noc@example.net, ops@example.net',
+      sender: 'Time Server 5 <timeserver@example.net>',
+      'subject prefix': '[TS5]',
+      'device id': 'in mails',
+      SMTP: 'smtp.example.net:587, TLS on',
+      auth: 'on, user timeserver@example.net',
+      password: '***',
+      'SMTP timeout': '30s',
+      'check every': '60s',
+      'rate limit': '20 mails/h',
+      retries: '3, 10s apart',
+    });
+  });
+
+  it('shows missing values as dashes', () => {
+    const byLabel = Object.fromEntries(alarmFields(irregularState().alarm.data!).map((f) => [f.label, lineText(f.value)]));
+    expect(byLabel.password).toBe('-');
+    expect(byLabel.recipients).toBe('-');
+    expect(byLabel.retries).toBe('-');
+    expect(byLabel['e-mail alerts']).toBe('! off, level -');
+    expect(senderText({ ...healthyAlarm, senderName: null })).toBe('<timeserver@example.net>');
+  });
+});
+
+describe('header, sections and summaries', () => {
+  it('has a banner while the device does not answer', () => {
+    const s = unreachableState();
+    const banner = outageBanner(s, NOW, false)!;
+    expect(lineText(banner)).toMatch(/^! no answer since \d\d:\d\d:\d\d, retrying in 8s — connection refused/);
+    expect(outageBanner(healthyState(), NOW, false)).toBeNull();
+    expect(lineText(outageBanner({ ...s, paused: true }, NOW, true)!)).toContain(', paused - ');
+    expect(headerLines(s, NOW, uni)).toHaveLength(3);
+    expect(headerLines(healthyState(), NOW, uni)).toHaveLength(2);
+  });
+
+  it('says LIVE or PAUSED', () => {
+    const text = (paused: boolean) => lineText(headerLines({ ...healthyState(), paused }, NOW, uni)[0]!);
+    expect(text(false)).toContain('● LIVE');
+    expect(text(true)).toContain('PAUSED');
+    expect(text(false)).toContain('every 2s');
+  });
+
+  it('ages sections and marks stale data', () => {
+    expect(lineText(sectionAge(healthyState().ntp, 2000, NOW))).toBe('1s ago');
+    expect(lineText(sectionAge(unreachableState().ntp, 2000, NOW))).toBe('STALE 45s ago');
+    expect(lineText(sectionAge(emptyState().ntp, 2000, NOW))).toBe('no data yet');
+  });
+
+  it('summarizes each section in one line', () => {
+    expect(lineText(sectionSummary('ptp', ptpAuthRefusedState(), NOW, uni))).toContain('! auth: permission refused');
+    expect(lineText(sectionSummary('gnss', gnssNoReceiverState(), NOW, uni))).toContain('GNSS none');
+    expect(lineText(sectionSummary('alarm', healthyState(), NOW, uni))).toContain('mail alerts on major+ to 2 recipients');
+    expect(lineText(sectionSummary('ntp', unreachableState(), NOW, uni))).toContain('STALE 45s ago · ! no answer');
+  });
+});
+
+describe('field grid', () => {
+  const fields = [
+    { label: 'a', value: [cell('1111')] },
+    { label: 'bb', value: [cell('22')] },
+    { label: 'c', value: [cell('3')] },
+  ];
+  it('fills as many columns as fit, column by column', () => {
+    expect(gridShape(fields, 100, 40)).toMatchObject({ columns: 3, rows: 1 });
+    expect(gridShape(fields, 16, 40)).toMatchObject({ columns: 1, rows: 3 });
+    expect(gridShape(fields, 17, 40)).toMatchObject({ columns: 2, rows: 2 });
+    expect(gridLines(fields, 17, 40, '~').map(lineText)).toEqual(['a  1111   c  3', 'bb 22']);
+  });
+  it('never exceeds the width', () => {
+    for (const w of [5, 10, 20, 33]) {
+      for (const line of gridLines(alarmFields(healthyAlarm), w, 40, '~')) expect(stringWidth(lineText(line))).toBeLessThanOrEqual(w);
+    }
+  });
+});
