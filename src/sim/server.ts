@@ -238,7 +238,13 @@ class SimulatedDevice implements Simulator {
 
   private listen(): Promise<void> {
     if (this.closed || this.server) return Promise.resolve();
-    const server = createServer((req, res) => void this.handle(req, res));
+    const server = createServer((req, res) => {
+      // A bug in a scenario must show as one broken answer, not as a crashed simulator.
+      this.handle(req, res).catch((err: unknown) => {
+        if (res.headersSent) res.destroy();
+        else sendPage(res, 500, `Simulator Error: ${err instanceof Error ? err.message : String(err)}`.replace(/[<>&]/g, ''));
+      });
+    });
     server.keepAliveTimeout = KEEPALIVE_MS;
     server.on('connection', (socket: Socket) => {
       this.stats.connections++;
