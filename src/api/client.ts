@@ -225,7 +225,7 @@ export function decode<K extends OperationName>(name: K, body: string): Result<R
 
 /** "data.sources[2].stratum: expected number, got string": the first field that did not match. */
 function describeIssue(error: z.ZodError, root: string, input: unknown): string {
-  const issue = error.issues[0];
+  const issue = deepestIssue(error.issues[0]);
   if (!issue) return 'the answer does not have the documented shape';
   const path = issue.path.reduce<string>(
     (acc, key) => (typeof key === 'number' ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
@@ -242,6 +242,20 @@ function describeIssue(error: z.ZodError, root: string, input: unknown): string 
     what = issue.message;
   }
   return `unexpected answer: ${where} ${what}`;
+}
+
+/**
+ * A union (the GNSS list may be an array or one object) reports only "no branch matched";
+ * the useful news is the deepest field that failed inside the branches.
+ */
+function deepestIssue(issue: z.core.$ZodIssue | undefined): z.core.$ZodIssue | undefined {
+  if (!issue || issue.code !== 'invalid_union' || issue.errors.length === 0) return issue;
+  let best: z.core.$ZodIssue | undefined;
+  for (const branch of issue.errors) {
+    const inner = deepestIssue(branch[0]);
+    if (inner && (!best || inner.path.length > best.path.length)) best = inner;
+  }
+  return best && best.path.length > 0 ? { ...best, path: [...issue.path, ...best.path] } : issue;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {

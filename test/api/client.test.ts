@@ -246,3 +246,12 @@ describe('DeviceClient serialization', () => {
     await client.close();
   });
 });
+
+describe('decode', () => {
+  it('names the deepest failing field inside the GNSS list union', async () => {
+    const { decode } = await import('../../src/api/client.js');
+    const r = decode('gnss', JSON.stringify({ success: true, data: [{ id: 0, signal: [{ type: 'gps', count: 'many' }] }] }));
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.message).toBe('unexpected answer: data[0].signal[0].count: expected number, got string');
+  });
+});
