@@ -31,6 +31,10 @@ const help = `
     --no-color           no colors (also when NO_COLOR is set)
     --ascii              ASCII only (default when the locale is not UTF-8)
     --show-secrets       show the SMTP password instead of ***
+    --ptp-warn T, --ptp-crit T   |PTP offset from master| thresholds (default 1us, 100us)
+    --ntp-warn T, --ntp-crit T   |NTP offset of the sync source| thresholds (default 10ms, 100ms)
+    --min-sats N         fewer satellites on a working receiver is a warning (default 4)
+    --bell               ring the terminal bell when the health verdict worsens
     --version, --help
 
   Exit codes (--once, --json)
@@ -61,6 +65,12 @@ const cli = meow(help, {
     ascii: { type: 'boolean' },
     showSecrets: { type: 'boolean' },
     record: { type: 'string' },
+    ptpWarn: { type: 'string' },
+    ptpCrit: { type: 'string' },
+    ntpWarn: { type: 'string' },
+    ntpCrit: { type: 'string' },
+    minSats: { type: 'number' },
+    bell: { type: 'boolean' },
     port: { type: 'number' },
     scenario: { type: 'string' },
     faults: { type: 'string' },
@@ -113,7 +123,7 @@ async function main(): Promise<void> {
     } else {
       const { textReport } = await import('./report/text.js');
       const color = config.color && process.stdout.isTTY === true;
-      process.stdout.write(textReport(snapshot, { color, ascii: config.ascii }));
+      process.stdout.write(textReport(snapshot, { color, ascii: config.ascii, thresholds: config.thresholds }));
     }
     await client.close();
     await sim?.close();
@@ -132,7 +142,12 @@ async function live(client: import('./api/client.js').DeviceClient, config: Conf
   delete process.env.CONTINUOUS_INTEGRATION;
   const { Poller } = await import('./monitor/poller.js');
   const { runLiveMonitor } = await import('./ui/run.js');
-  const poller = new Poller(client, { intervalMs: config.intervalMs, ptpPorts: config.ptpPorts, showSecrets: config.showSecrets });
+  const poller = new Poller(client, {
+    intervalMs: config.intervalMs,
+    ptpPorts: config.ptpPorts,
+    showSecrets: config.showSecrets,
+    thresholds: config.thresholds,
+  });
   poller.start();
   try {
     await runLiveMonitor(poller, { color: config.color, ascii: config.ascii });

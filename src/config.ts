@@ -3,6 +3,8 @@
  * sentence that names the flag or file; nothing here prints a secret.
  */
 import { readFileSync } from 'node:fs';
+import { parseQuantityNs } from './model/units.js';
+import { defaultThresholds, type Thresholds } from './monitor/health.js';
 import type { PtpPortSelection } from './monitor/ptp-discovery.js';
 
 export interface CommonFlags {
@@ -19,6 +21,12 @@ export interface CommonFlags {
   ascii?: boolean;
   showSecrets?: boolean;
   record?: string;
+  ptpWarn?: string;
+  ptpCrit?: string;
+  ntpWarn?: string;
+  ntpCrit?: string;
+  minSats?: number;
+  bell?: boolean;
 }
 
 export interface ConnectionConfig {
@@ -38,6 +46,9 @@ export interface Config {
   ascii: boolean;
   showSecrets: boolean;
   record?: string;
+  thresholds: Thresholds;
+  /** Ring the terminal bell when the verdict worsens. */
+  bell: boolean;
   /** Sentences for stderr: things that work but should not be done this way. */
   warnings: string[];
 }
@@ -106,8 +117,34 @@ export function resolveConfig(
     ascii: flags.ascii ?? !isUtf8Locale(env),
     showSecrets: flags.showSecrets ?? false,
     ...(flags.record ? { record: flags.record } : {}),
+    thresholds: resolveThresholds(flags),
+    bell: flags.bell ?? false,
     warnings,
   };
+}
+
+/** --ptp-warn 1us, --ntp-crit 100ms ...: a quantity with a unit (ns, us, µs, ms, s); a bare number is ns. */
+export function parseThresholdNs(text: string, flag: string): number {
+  const trimmed = text.trim();
+  const ns = /^[+-]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : parseQuantityNs(trimmed);
+  if (ns === null || !Number.isFinite(ns) || ns <= 0) {
+    throw new UsageError(`${flag} takes a positive time with a unit, such as 1us, 250us, 10ms (got "${text}")`);
+  }
+  return ns;
+}
+
+export function resolveThresholds(flags: Pick<CommonFlags, 'ptpWarn' | 'ptpCrit' | 'ntpWarn' | 'ntpCrit' | 'minSats'>): Thresholds {
+  const t: Thresholds = {
+    ptpWarnNs: flags.ptpWarn !== undefined ? parseThresholdNs(flags.ptpWarn, '--ptp-warn') : defaultThresholds.ptpWarnNs,
+    ptpCritNs: flags.ptpCrit !== undefined ? parseThresholdNs(flags.ptpCrit, '--ptp-crit') : defaultThresholds.ptpCritNs,
+    ntpWarnNs: flags.ntpWarn !== undefined ? parseThresholdNs(flags.ntpWarn, '--ntp-warn') : defaultThresholds.ntpWarnNs,
+    ntpCritNs: flags.ntpCrit !== undefined ? parseThresholdNs(flags.ntpCrit, '--ntp-crit') : defaultThresholds.ntpCritNs,
+    minSats: flags.minSats ?? defaultThresholds.minSats,
+  };
+  if (t.ptpWarnNs > t.ptpCritNs) throw new UsageError('--ptp-warn must not be above --ptp-crit');
+  if (t.ntpWarnNs > t.ntpCritNs) throw new UsageError('--ntp-warn must not be above --ntp-crit');
+  if (!Number.isInteger(t.minSats) || t.minSats < 0) throw new UsageError(`--min-sats takes a whole number of satellites (got ${flags.minSats})`);
+  return t;
 }
 
 export function checkUrl(url: string): string {

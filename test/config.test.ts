@@ -110,3 +110,28 @@ describe('small parsers', () => {
     expect(() => parseCookieFile('just text', 'f')).toThrow(/--cookie-file f/);
   });
 });
+
+describe('thresholds', () => {
+  it('defaults to 1 µs / 100 µs for PTP, 10 ms / 100 ms for NTP, 4 satellites', () => {
+    expect(resolve({}).thresholds).toEqual({ ptpWarnNs: 1000, ptpCritNs: 100_000, ntpWarnNs: 10_000_000, ntpCritNs: 100_000_000, minSats: 4 });
+  });
+
+  it.each([
+    ['250ns', 250],
+    ['2us', 2000],
+    ['2µs', 2000],
+    ['1.5ms', 1_500_000],
+    ['500', 500],
+  ])('reads --ptp-warn %s as %i ns', (text, ns) => {
+    expect(resolve({ ptpWarn: text, ptpCrit: '10s' }).thresholds.ptpWarnNs).toBe(ns);
+  });
+
+  it.each([
+    [{ ptpWarn: 'fast' }, /--ptp-warn takes a positive time with a unit/],
+    [{ ntpCrit: '-5ms' }, /--ntp-crit takes a positive time/],
+    [{ ptpWarn: '200us' }, /--ptp-warn must not be above --ptp-crit/],
+    [{ minSats: 2.5 }, /--min-sats takes a whole number/],
+  ])('rejects %j', (flags, message) => {
+    expect(() => resolve(flags)).toThrow(message);
+  });
+});
