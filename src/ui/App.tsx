@@ -7,7 +7,7 @@ import { useMemo, useReducer } from 'react';
 import { Box } from 'ink';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
 import type { Size } from './layout.js';
-import { planLayout } from './layout.js';
+import { chooseMode, planLayout } from './layout.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
 import { useMonitorState } from './hooks/useMonitorState.js';
 import { useSecondTick } from './hooks/useSecondTick.js';
@@ -67,7 +67,8 @@ const paneComponents: Record<PaneId, (props: PaneProps) => ReactNode> = {
 };
 
 function paneWants(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): Record<PaneId, number> {
-  const half = Math.floor((size.columns - PANE_GAP) / 2);
+  // GNSS and PTP share a row only in the full layout; otherwise they get the whole width.
+  const half = chooseMode(size, ui.zoomed) === 'full' ? Math.floor((size.columns - PANE_GAP) / 2) : size.columns;
   return {
     ntp: ntpPaneWant(state),
     gnss: gnssPaneWant(state, half, display, ui.gnssReceiver),

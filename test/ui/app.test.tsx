@@ -71,7 +71,7 @@ describe('panes', () => {
     expect(f).toMatch(/total\s+33/);
     // PTP: port list and the selected port's detail.
     expect(f).toContain('~ ACQUIRING');
-    expect(f).toContain('6 (locked to primary reference)');
+    expect(f).toContain('6 (locked, primary ref)');
     expect(f).toContain('001122.3344.556677-1');
     // Alarm: password exactly as the model holds it.
     expect(f).toMatch(/password\s+\*\*\*/);
@@ -148,7 +148,7 @@ describe('panes', () => {
     lines = app.lines();
     expect(lines.some((l) => l.includes('3 PTP') && l.includes('━'))).toBe(true);
     expect(lines.some((l) => l.startsWith('1 NTP') && l.includes('synced'))).toBe(true);
-    expect(lines.join('\n')).toContain('GM clock class');
+    expect(lines.join('\n')).toContain('GM class');
     app.unmount();
   });
 
@@ -218,7 +218,7 @@ describe('keys', () => {
     expect(state()).toBe('* STABLE');
     await app.press(keys.down);
     expect(state()).toBe('~ ACQUIRING');
-    expect(stripAnsi(app.frame())).toContain('7 (holdover, within spec)');
+    expect(stripAnsi(app.frame())).toContain('7 (holdover, in spec)');
     await app.press(keys.left);
     expect(state()).toBe('* STABLE');
     await app.press('l');

@@ -224,19 +224,19 @@ describe('PTP port renderer', () => {
     expect(byLabel).toEqual({
       'port id': '0',
       'sync state': '* STABLE',
-      'offset from master': '+12ns ▁▅█',
-      'mean path delay': '+1.48µs',
+      'offset': '+12ns ▁▅█',
+      'path delay': '+1.48µs',
       'master offset': '-8ns',
       'steps removed': '1',
-      'cumulative rate': '+0.012ppm',
+      'rate offset': '+0.012ppm',
       'GM present': '* yes',
       'GM identity': '001122.3344.556677',
       'parent port': '001122.3344.556677-1',
-      'GM clock class': '6 (locked to primary reference)',
+      'GM class': '6 (locked, primary ref)',
       'GM accuracy': '0x21 (within 100 ns)',
-      'GM log variance': '20061',
-      'GM priority 1/2': '128 / 128',
-      'last update': '3s ago',
+      'GM variance': '20061',
+      'GM priority': '128 / 128',
+      'updated': '3s ago',
     });
   });
 
@@ -261,7 +261,7 @@ describe('PTP port renderer', () => {
   });
 
   it('explains clock class and accuracy', () => {
-    expect(clockClassText(248)).toBe('248 (default, not locked)');
+    expect(clockClassText(248)).toBe('248 (default, unlocked)');
     expect(clockClassText(99)).toBe('99');
     expect(clockClassText(null)).toBe('-');
     expect(clockAccuracyText(0x23, false)).toBe('0x23 (within 1 µs)');

@@ -19,7 +19,7 @@ export const ntpColumns: readonly TableColumn<NtpColumn>[] = [
   { key: 'state', header: 'S' },
   { key: 'name', header: 'source', flex: true, minWidth: 16, maxWidth: 32 },
   { key: 'word', header: 'state', drop: 9, maxWidth: 14 },
-  { key: 'mode', header: 'mode', drop: 8, maxWidth: 10, flex: true, minWidth: 6 },
+  { key: 'mode', header: 'mode', drop: 8, maxWidth: 15, flex: true, minWidth: 6 },
   { key: 'stratum', header: 'st', align: 'right' },
   { key: 'poll', header: 'poll', align: 'right', drop: 4 },
   { key: 'reach', header: 'reach', drop: 3 },

@@ -48,15 +48,15 @@ export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions): TableRow<PtpC
 
 /** IEEE 1588 clockClass values a technician meets, in words. */
 const clockClasses: Record<number, string> = {
-  6: 'locked to primary reference',
-  7: 'holdover, within spec',
-  13: 'locked to application source',
-  14: 'holdover (application)',
-  52: 'degraded (was primary)',
-  58: 'degraded (was application)',
-  187: 'degraded, may be slave',
-  193: 'degraded (application)',
-  248: 'default, not locked',
+  6: 'locked, primary ref',
+  7: 'holdover, in spec',
+  13: 'locked, app source',
+  14: 'holdover, app source',
+  52: 'degraded',
+  58: 'degraded',
+  187: 'degraded, may slave',
+  193: 'degraded',
+  248: 'default, unlocked',
   255: 'slave-only',
 };
 
@@ -94,18 +94,18 @@ export function ptpPortDetail(port: PtpPort, history: readonly (number | null)[]
   return [
     { label: 'port id', value: [cell(String(port.id))] },
     { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true)] },
-    { label: 'offset from master', value: [cell(off(port.offsetFromMasterNs), undefined, true), cell(spark ? ` ${spark}` : '', 'accent')] },
-    { label: 'mean path delay', value: [cell(off(port.meanPathDelayNs))] },
+    { label: 'offset', value: [cell(off(port.offsetFromMasterNs), undefined, true), cell(spark ? ` ${spark}` : '', 'accent')] },
+    { label: 'path delay', value: [cell(off(port.meanPathDelayNs))] },
     { label: 'master offset', value: [cell(off(port.masterOffsetNs))] },
     { label: 'steps removed', value: num(port.stepsRemoved) },
-    { label: 'cumulative rate', value: [cell(formatPpm(port.cumulativeRateOffsetPpm))] },
+    { label: 'rate offset', value: [cell(formatPpm(port.cumulativeRateOffsetPpm))] },
     { label: 'GM present', value: [cell(`${gm.symbol} ${gm.word}`, gm.token)] },
     { label: 'GM identity', value: text(port.gmIdentity) },
     { label: 'parent port', value: text(port.parentPortIdentity) },
-    { label: 'GM clock class', value: [cell(clockClassText(port.gmClockClass))] },
+    { label: 'GM class', value: [cell(clockClassText(port.gmClockClass))] },
     { label: 'GM accuracy', value: [cell(clockAccuracyText(port.gmClockAccuracy, opts.ascii))] },
-    { label: 'GM log variance', value: num(port.gmOffsetScaledLogVariance) },
-    { label: 'GM priority 1/2', value: [cell(`${formatNumber(port.gmPriority1)} / ${formatNumber(port.gmPriority2)}`)] },
-    { label: 'last update', value: updatedAgo === null ? text(null) : [cell(`${updatedAgo} ago`)] },
+    { label: 'GM variance', value: num(port.gmOffsetScaledLogVariance) },
+    { label: 'GM priority', value: [cell(`${formatNumber(port.gmPriority1)} / ${formatNumber(port.gmPriority2)}`)] },
+    { label: 'updated', value: updatedAgo === null ? text(null) : [cell(`${updatedAgo} ago`)] },
   ];
 }

@@ -16,21 +16,30 @@ export interface GridShape {
   valueWidth: number;
 }
 
-/** How many label/value columns fit in `width`; fields fill column by column. Pure. */
-export function gridShape(fields: readonly Field[], width: number, maxValueWidth: number): GridShape {
+/** Narrowest value column worth adding a grid column for (long values then end in an ellipsis). */
+export const MIN_VALUE_WIDTH = 16;
+
+/**
+ * How many label/value columns fit in `width`; fields fill column by column. When the fields
+ * would need more than `height` lines, more columns are used as long as each value keeps
+ * MIN_VALUE_WIDTH: a cut value beats a hidden field. Pure.
+ */
+export function gridShape(fields: readonly Field[], width: number, maxValueWidth: number, height = Number.POSITIVE_INFINITY): GridShape {
   const labelWidth = Math.max(0, ...fields.map((f) => stringWidth(f.label)));
   const natural = Math.max(1, ...fields.map((f) => lineWidth(f.value)));
   const valueWidth = Math.min(natural, maxValueWidth);
-  const colWidth = labelWidth + 1 + valueWidth;
-  const columns = Math.max(1, Math.min(fields.length, Math.floor((width + FIELD_GAP) / (colWidth + FIELD_GAP))));
+  const fit = (value: number) => Math.floor((width + FIELD_GAP) / (labelWidth + 1 + value + FIELD_GAP));
+  let columns = Math.max(1, Math.min(fields.length, fit(valueWidth)));
+  const most = Math.max(1, Math.min(fields.length, fit(Math.min(valueWidth, MIN_VALUE_WIDTH))));
+  while (Math.ceil(fields.length / columns) > height && columns < most) columns++;
   return { columns, rows: Math.ceil(fields.length / columns), labelWidth, valueWidth };
 }
 
-export function gridLines(fields: readonly Field[], width: number, maxValueWidth: number, ellipsis: string): Line[] {
-  const shape = gridShape(fields, width, maxValueWidth);
+export function gridLines(fields: readonly Field[], width: number, maxValueWidth: number, ellipsis: string, height?: number): Line[] {
+  const shape = gridShape(fields, width, maxValueWidth, height);
   // Columns share the whole width: values get what the labels and gaps leave.
   const share = Math.floor((width - (shape.columns - 1) * FIELD_GAP) / shape.columns);
-  const valueWidth = Math.max(1, shape.valueWidth, share - shape.labelWidth - 1);
+  const valueWidth = Math.max(1, share - shape.labelWidth - 1);
   const lines: Line[] = [];
   for (let r = 0; r < shape.rows; r++) {
     const line: Line = [];
@@ -53,7 +62,7 @@ export function gridLines(fields: readonly Field[], width: number, maxValueWidth
 export function FieldGrid({ fields, width, height, maxValueWidth = 40 }: { fields: readonly Field[]; width: number; height: number; maxValueWidth?: number }) {
   const { glyphs } = useDisplay();
   if (height <= 0 || fields.length === 0) return null;
-  const lines = gridLines(fields, width, maxValueWidth, glyphs.ellipsis);
+  const lines = gridLines(fields, width, maxValueWidth, glyphs.ellipsis, height);
   const fits = lines.length <= height;
   const shown = fits ? lines : lines.slice(0, Math.max(0, height - 1));
   const hidden = lines.length - shown.length;
