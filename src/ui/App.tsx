@@ -73,7 +73,7 @@ function paneWants(state: MonitorState, ui: UiState, size: Size, display: Displa
     ntp: ntpPaneWant(state),
     gnss: gnssPaneWant(state, half, display, ui.gnssReceiver),
     ptp: ptpPaneWant(state, half, display, ui.ptpPort, now),
-    alarm: alarmPaneWant(state, size.columns),
+    alarm: alarmPaneWant(state, half),
   };
 }
 
@@ -99,14 +99,14 @@ export function Screen({ state, ui, size, now }: { state: MonitorState; ui: UiSt
             }
             return (
               <Box key={`b-${i}`} flexDirection="row" width={width} height={block.height} overflow="hidden" flexShrink={0}>
-                {block.slots.map((slot, j) => {
-                  const Pane = paneComponents[slot.pane];
-                  return (
-                    <Box key={slot.pane} width={slot.width} marginLeft={j > 0 ? PANE_GAP : 0} flexShrink={0}>
-                      <Pane state={state} ui={ui} now={now} width={slot.width} height={slot.height} focused={ui.focus === slot.pane} />
-                    </Box>
-                  );
-                })}
+                {block.columns.map((column, j) => (
+                  <Box key={j} flexDirection="column" width={column.width} marginLeft={j > 0 ? PANE_GAP : 0} flexShrink={0}>
+                    {column.slots.map((slot) => {
+                      const Pane = paneComponents[slot.pane];
+                      return <Pane key={slot.pane} state={state} ui={ui} now={now} width={slot.width} height={slot.height} focused={ui.focus === slot.pane} />;
+                    })}
+                  </Box>
+                ))}
               </Box>
             );
           })

@@ -3,7 +3,8 @@
  * at most rows-1 lines (at rows lines Ink clears the screen on every update: flicker, and the
  * tmux scrollback is wiped) and no slot is wider than the terminal.
  *
- *   full  (>= 120x40): NTP across the top, GNSS | PTP side by side, Alarm below.
+ *   full  (>= 120x40): NTP across the top; below it GNSS over Alarm on the left, PTP (port
+ *         list and the selected port's detail, the tallest pane) on the right.
  *   focus (smaller, or zoomed): the focused pane gets the room, the others one line each.
  *   tiny  (< 60x15): one-screen summary, one line per section.
  */
@@ -23,7 +24,13 @@ export interface PaneSlot {
   height: number;
 }
 
-export type Block = { kind: 'panes'; height: number; slots: PaneSlot[] } | { kind: 'summary'; pane: PaneId };
+/** Panes stacked top to bottom in one column of a row. */
+export interface PaneColumn {
+  width: number;
+  slots: PaneSlot[];
+}
+
+export type Block = { kind: 'panes'; height: number; columns: PaneColumn[] } | { kind: 'summary'; pane: PaneId };
 
 export interface LayoutPlan {
   mode: LayoutMode;
@@ -61,37 +68,33 @@ export function planLayout(size: Size, focus: PaneId, zoomed: boolean, chrome: n
     const others = PANES.filter((p) => p !== focus);
     // The focused pane takes what it needs; the one-line summaries follow right below it.
     const height = Math.max(0, Math.min(want[focus], avail - others.length));
-    return plan([
-      { kind: 'panes', height, slots: [{ pane: focus, width, height }] },
-      ...others.map((pane): Block => ({ kind: 'summary', pane })),
-    ]);
+    return plan([single(focus, width, height), ...others.map((pane): Block => ({ kind: 'summary', pane }))]);
   }
 
-  const alarmMin = Math.min(want.alarm, 6);
-  const remaining = Math.max(0, avail - alarmMin);
-  const middleWant = Math.max(want.gnss, want.ptp);
-  let ntp = Math.min(want.ntp, Math.max(6, Math.ceil(remaining * 0.42)));
-  let middle = remaining - ntp;
-  if (middle > middleWant) {
-    const spare = middle - middleWant;
-    middle = middleWant;
-    const toNtp = Math.min(spare, want.ntp - ntp);
-    ntp += toNtp;
-  }
-  const alarm = Math.min(want.alarm, avail - ntp - middle);
+  // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it.
+  const bottomWant = Math.max(want.ptp, want.gnss + want.alarm);
+  const ntp = Math.min(want.ntp, Math.max(Math.ceil(avail * 0.4), avail - bottomWant));
+  const bottom = Math.max(0, avail - ntp);
+  const gnss = Math.min(want.gnss, Math.max(Math.ceil(bottom / 2), bottom - want.alarm));
+  const alarm = Math.min(want.alarm, bottom - gnss);
+  const ptp = Math.min(want.ptp, bottom);
   const left = Math.floor((width - PANE_GAP) / 2);
+  const right = width - PANE_GAP - left;
   return plan([
-    { kind: 'panes', height: ntp, slots: [{ pane: 'ntp', width, height: ntp }] },
+    single('ntp', width, ntp),
     {
       kind: 'panes',
-      height: middle,
-      slots: [
-        { pane: 'gnss', width: left, height: middle },
-        { pane: 'ptp', width: width - PANE_GAP - left, height: middle },
+      height: Math.max(gnss + alarm, ptp),
+      columns: [
+        { width: left, slots: [{ pane: 'gnss', width: left, height: gnss }, { pane: 'alarm', width: left, height: alarm }] },
+        { width: right, slots: [{ pane: 'ptp', width: right, height: ptp }] },
       ],
     },
-    { kind: 'panes', height: alarm, slots: [{ pane: 'alarm', width, height: alarm }] },
   ]);
+}
+
+function single(pane: PaneId, width: number, height: number): Block {
+  return { kind: 'panes', height, columns: [{ width, slots: [{ pane, width, height }] }] };
 }
 
 /** Lines a plan uses, for tests and for the App's own assertion. */

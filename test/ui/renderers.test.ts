@@ -198,7 +198,7 @@ describe('GNSS receiver renderer', () => {
   it('shows a standby receiver without rows of dashes', () => {
     const standby = irregularState().gnss.data!.receivers[0]!;
     expect(gnssReceiverFields(standby, uni).map((f) => f.label)).toEqual(['status', 'position']);
-    expect(gnssSatelliteLines(standby, () => [], { ...uni, sparkWidth: 8 }).map(lineText)).toEqual(['satellites  none reported']);
+    expect(gnssSatelliteLines(standby, () => [], { ...uni, sparkWidth: 8 }).map(lineText)).toEqual(['no satellite counts']);
   });
 
   it('colors the antenna: normal green, open/short red, others dim', () => {
@@ -208,7 +208,7 @@ describe('GNSS receiver renderer', () => {
 
   it('lists satellites per constellation with a total', () => {
     const lines = gnssSatelliteLines(receiver({}), () => [1, 2, 3], { ...uni, sparkWidth: 3 }).map(lineText);
-    expect(lines).toEqual(['GPS       12 ▃▆█', 'GLONASS    8 ▃▆█', 'BDS       11 ▃▆█', 'Galileo    2 ▃▆█', 'total     33 ▃▆█']);
+    expect(lines).toEqual(['GPS      12 ▃▆█', 'GLONASS   8 ▃▆█', 'BDS      11 ▃▆█', 'Galileo   2 ▃▆█', 'total    33 ▃▆█']);
   });
 
   it('has no degree sign in ASCII', () => {

@@ -110,7 +110,7 @@ describe('layout', () => {
     expect(chooseMode({ columns: 150, rows: 50 }, true)).toBe('focus');
   });
 
-  const paneSlots = (plan: LayoutPlan) => plan.blocks.flatMap((b) => (b.kind === 'panes' ? b.slots : []));
+  const paneSlots = (plan: LayoutPlan) => plan.blocks.flatMap((b) => (b.kind === 'panes' ? b.columns.flatMap((c) => c.slots) : []));
 
   it.each(sizes)('%ix%i: never more than rows-1 lines, never wider than the terminal', (columns, rows) => {
     for (const chrome of [3, 4]) {
@@ -119,18 +119,28 @@ describe('layout', () => {
         expect(planHeight(plan) + chrome).toBeLessThanOrEqual(Math.max(rows - 1, chrome + (plan.mode === 'tiny' ? 4 : 0)));
         for (const b of plan.blocks) {
           if (b.kind !== 'panes') continue;
-          const used = b.slots.reduce((s, slot) => s + slot.width, 0) + 2 * (b.slots.length - 1);
+          const used = b.columns.reduce((s, c) => s + c.width, 0) + 2 * (b.columns.length - 1);
           expect(used).toBeLessThanOrEqual(columns);
-          for (const slot of b.slots) expect(slot.height).toBeLessThanOrEqual(b.height);
+          for (const c of b.columns) {
+            expect(c.slots.reduce((s, slot) => s + slot.height, 0)).toBeLessThanOrEqual(b.height);
+            for (const slot of c.slots) expect(slot.width).toBeLessThanOrEqual(c.width);
+          }
         }
       }
     }
   });
 
-  it('full: NTP on top, GNSS and PTP side by side, Alarm below', () => {
+  it('full: NTP on top, GNSS over Alarm beside PTP below', () => {
     const plan = planLayout({ columns: 120, rows: 40 }, 'ntp', false, 3, want);
-    expect(plan.blocks.map((b) => (b.kind === 'panes' ? b.slots.map((s) => s.pane).join('+') : b.pane))).toEqual(['ntp', 'gnss+ptp', 'alarm']);
+    const shape = plan.blocks.map((b) => (b.kind === 'panes' ? b.columns.map((c) => c.slots.map((s) => `${s.pane}:${s.height}`).join('/')).join(' | ') : b.pane));
+    expect(shape).toEqual(['ntp:12', 'gnss:11/alarm:7 | ptp:19']);
     expect(planHeight(plan)).toBeLessThanOrEqual(36);
+  });
+
+  it('full: a big device shares the lines, NTP keeps at least 40%', () => {
+    const plan = planLayout({ columns: 120, rows: 40 }, 'ntp', false, 3, { ntp: 20, gnss: 10, ptp: 25, alarm: 13 });
+    const heights = paneSlots(plan).map((s) => `${s.pane}:${s.height}`);
+    expect(heights).toEqual(['ntp:15', 'gnss:10', 'alarm:11', 'ptp:21']);
   });
 
   it('focus: the focused pane gets the room, the others one line each', () => {

@@ -15,10 +15,10 @@ import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import type { PaneProps } from './pane-props.js';
 
-const SAT_WIDTH = 26;
-const SPARK = 12;
+const SAT_WIDTH = 22;
+const SPARK = 10;
 /** Below this the satellites go under the fields instead of beside them. */
-const SIDE_BY_SIDE = 64;
+const SIDE_BY_SIDE = 58;
 
 function gnssErrorLine(state: MonitorState): Line | null {
   const err = state.gnss.error;
@@ -39,7 +39,7 @@ export function gnssPaneWant(state: MonitorState, width: number, display: Displa
   const receivers = state.gnss.data?.receivers ?? [];
   const rx = receivers[clampIndex(receiver, receivers.length)];
   const head = 1 + (state.gnss.error ? 1 : 0);
-  if (!rx) return head + (state.gnss.data ? 1 : 0);
+  if (!rx) return head + (state.gnss.data || !state.gnss.error ? 1 : 0);
   const fields = gnssReceiverFields(rx, display);
   const sats = satLines(state, rx, display).length;
   const side = width >= SIDE_BY_SIDE;

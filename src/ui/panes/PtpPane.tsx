@@ -16,7 +16,7 @@ import type { PaneProps } from './pane-props.js';
 
 const SPARK = 12;
 /** The port list never takes more than this share of the pane: the detail is the point. */
-const MAX_LIST_SHARE = 0.4;
+const MAX_LIST_SHARE = 0.3;
 
 function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
   return ptpPortDetail(port, state.history.values(seriesKey.ptpOffset(port.id)), now, {

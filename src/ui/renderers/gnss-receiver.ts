@@ -88,9 +88,9 @@ export function gnssSatelliteLines(
   history: (key: Constellation | 'total') => readonly (number | null)[],
   opts: GnssRenderOptions & { sparkWidth: number },
 ): Line[] {
-  if (!hasSatelliteCounts(rx)) return [[cell('satellites  none reported', 'muted')]];
+  if (!hasSatelliteCounts(rx)) return [[cell('no satellite counts', 'muted')]];
   const row = (name: string, count: number | null, series: readonly (number | null)[], bold = false): Line => [
-    cell(`${name.padEnd(9)}`, 'muted', bold),
+    cell(`${name.padEnd(8)}`, 'muted', bold),
     cell(formatNumber(count).padStart(3), count === null ? 'muted' : count === 0 ? 'warn' : undefined, bold),
     cell(' '),
     cell(sparkline(series, opts.sparkWidth, opts.glyphs.sparkRamp, { floor: 0 }), 'accent'),
