@@ -126,6 +126,9 @@ describe('panes', () => {
     const f = lines.join('\n');
     expect(f).toContain(OUTAGE_REASON);
     expect(f.match(/STALE 45s ago/g)).toHaveLength(4);
+    // The reason is said once, in the banner; each pane says it shows what it last received.
+    expect(f.match(/connection refused/g)).toHaveLength(1);
+    expect(f.match(/! no answer, showing the last data received/g)).toHaveLength(4);
     expect(f).toContain('ntp1.example.net');
     expect(f).toContain('+22.54310°');
     app.unmount();

@@ -1,7 +1,7 @@
 import type { MonitorState } from '../../monitor/state.js';
 import { alarmFields } from '../renderers/alarm.js';
 import { cell } from '../renderers/cell.js';
-import { errorLine, sectionAge } from '../renderers/section.js';
+import { sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
@@ -20,7 +20,7 @@ export function AlarmPane({ state, now, width, height, focused }: PaneProps) {
   const body = height - 1 - (section.error ? 1 : 0);
   return (
     <PaneFrame index={4} title="Alarm mail" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
-      {section.error ? <StyledLine line={errorLine(section.error)} width={width} /> : null}
+      {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {data ? <FieldGrid fields={alarmFields(data)} width={width} height={body} maxValueWidth={MAX_VALUE} /> : null}
     </PaneFrame>

@@ -5,7 +5,7 @@ import { seriesKey } from '../../monitor/history.js';
 import type { Line } from '../renderers/cell.js';
 import { cell } from '../renderers/cell.js';
 import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines } from '../renderers/gnss-receiver.js';
-import { errorLine, sectionAge } from '../renderers/section.js';
+import { sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../renderers/verdict.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
@@ -24,7 +24,7 @@ function gnssErrorLine(state: MonitorState): Line | null {
   const err = state.gnss.error;
   if (!err) return null;
   if (err.kind === 'device' && err.code === GNSS_NO_RECEIVER_CODE) return [cell('- no GNSS receiver (or no permission)', 'warn')];
-  return errorLine(err);
+  return sectionErrorLine(state, err);
 }
 
 function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line[] {

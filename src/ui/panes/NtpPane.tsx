@@ -3,7 +3,7 @@ import type { MonitorState } from '../../monitor/state.js';
 import { seriesKey } from '../../monitor/history.js';
 import { cell } from '../renderers/cell.js';
 import { ntpColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../renderers/ntp-source.js';
-import { errorLine, sectionAge } from '../renderers/section.js';
+import { sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
@@ -33,7 +33,7 @@ export function NtpPane({ state, ui, now, width, height, focused }: PaneProps) {
 
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
-      {section.error ? <StyledLine line={errorLine(section.error)} width={width} /> : null}
+      {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
       {data ? <StyledLine line={ntpStatusLine(data)} width={width} /> : null}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {data && sources.length === 0 ? <StyledLine line={[cell('no sources configured', 'muted')]} width={width} /> : null}

@@ -4,7 +4,7 @@ import { seriesKey } from '../../monitor/history.js';
 import type { Field } from '../renderers/field.js';
 import { cell } from '../renderers/cell.js';
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../renderers/ptp-port.js';
-import { errorLine, sectionAge } from '../renderers/section.js';
+import { errorLine, sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
@@ -47,7 +47,7 @@ export function PtpPane({ state, ui, now, width, height, focused }: PaneProps) {
 
   return (
     <PaneFrame index={3} title="PTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
-      {section.error ? <StyledLine line={errorLine(section.error)} width={width} /> : null}
+      {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
       {!section.data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {section.data && ports.length === 0 ? <StyledLine line={[cell('no PTP slave ports on this device', 'muted')]} width={width} /> : null}
       {ports.length > 0 ? (

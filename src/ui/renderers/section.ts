@@ -1,6 +1,6 @@
 /** What every pane says about its own data: age, STALE, and the current error. Pure. */
 import type { SnapshotError } from '../../model/snapshot.js';
-import type { SectionState } from '../../monitor/state.js';
+import type { MonitorState, SectionState } from '../../monitor/state.js';
 import { isStale } from '../../monitor/state.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
@@ -12,6 +12,15 @@ export function sectionAge(section: SectionState<unknown>, intervalMs: number, n
   const age = ageText(section.receivedAt, nowMs);
   if (isStale(section, intervalMs, nowMs)) return [cell('STALE', 'warn', true), cell(` ${age} ago`, 'warn')];
   return [cell(`${age} ago`, 'muted')];
+}
+
+/**
+ * The pane's error line. While the whole device is unreachable the header banner carries the
+ * reason, so a pane only says it is showing what it last received.
+ */
+export function sectionErrorLine(state: Pick<MonitorState, 'unreachable'>, error: SnapshotError): Line {
+  if (state.unreachable && error.kind === 'network') return [cell('! no answer', 'bad', true), cell(', showing the last data received', 'muted')];
+  return errorLine(error);
 }
 
 /** One line: "! auth error (403): permission refused ...". */
