@@ -3,7 +3,7 @@ import stringWidth from 'string-width';
 import { lineText } from '../../src/ui/renderers/cell.js';
 import { alarmFields, senderText } from '../../src/ui/renderers/alarm.js';
 import { gnssReceiverFields, gnssSatelliteLines } from '../../src/ui/renderers/gnss-receiver.js';
-import { headerLines, outageBanner } from '../../src/ui/renderers/header.js';
+import { headerLines, healthLine, outageBanner } from '../../src/ui/renderers/header.js';
 import { ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/ui/renderers/ntp-source.js';
 import { clockAccuracyText, clockClassText, ptpPortDetail, ptpPortRow } from '../../src/ui/renderers/ptp-port.js';
 import { sectionAge } from '../../src/ui/renderers/section.js';
@@ -309,6 +309,22 @@ describe('header, sections and summaries', () => {
     expect(lineText(outageBanner({ ...s, paused: true }, NOW, true)!)).toContain(', paused - ');
     expect(headerLines(s, NOW, uni)).toHaveLength(3);
     expect(headerLines(healthyState(), NOW, uni)).toHaveLength(2);
+  });
+
+  it('adds the health verdict\'s worst finding when there is one', () => {
+    const s = healthyState();
+    s.verdict = {
+      severity: 'warning',
+      findings: [
+        { rule: 'ptp-state', severity: 'warning', section: 'ptp', topic: 'ptp-state', message: 'PTP port 1 ACQUIRING' },
+        { rule: 'ntp-source', severity: 'warning', section: 'ntp', topic: 'ntp-source', message: 'time.bad.example is a false ticker' },
+      ],
+    };
+    const lines = headerLines(s, NOW, uni);
+    expect(lines).toHaveLength(3);
+    expect(lineText(lines[2]!)).toBe('WARNING: PTP port 1 ACQUIRING (+1 more)');
+    expect(lines[2]![0]!.token).toBe('warn');
+    expect(healthLine(healthyState())).toBeNull();
   });
 
   it('says LIVE or PAUSED', () => {

@@ -1,4 +1,5 @@
 /** The header: who, how often, live or paused, last update; the verdict; the outage banner. Pure. */
+import { verdictSummary } from '../../monitor/health.js';
 import type { MonitorState } from '../../monitor/state.js';
 import { formatDuration } from '../../model/units.js';
 import type { Glyphs } from '../theme.js';
@@ -33,7 +34,18 @@ export function outageBanner(state: MonitorState, nowMs: number, ascii: boolean)
   ];
 }
 
+/**
+ * The health verdict's worst finding ("WARNING: PTP port 0 ACQUIRING (+2 more)"), only when
+ * there is one: the monitor's health rules, said the same way as by `check` and the exporter.
+ * While the device is unreachable the banner says it better.
+ */
+export function healthLine(state: MonitorState): Line | null {
+  const verdict = state.verdict;
+  if (!verdict || verdict.severity === 'ok' || verdict.findings.length === 0 || state.unreachable) return null;
+  return [cell(verdictSummary(verdict), verdict.severity === 'critical' ? 'bad' : 'warn', true)];
+}
+
 export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs }): Line[] {
-  const banner = outageBanner(state, nowMs, opts.ascii);
-  return [statusLine(state, opts.glyphs), verdictParts(state, opts.glyphs.separator), ...(banner ? [banner] : [])];
+  const extra = outageBanner(state, nowMs, opts.ascii) ?? healthLine(state);
+  return [statusLine(state, opts.glyphs), verdictParts(state, opts.glyphs.separator), ...(extra ? [extra] : [])];
 }
