@@ -254,6 +254,25 @@ describe('keys', () => {
     app.unmount();
   });
 
+  it('a long table scrolls to keep the selection visible and says how many rows are hidden', async () => {
+    const s = healthyState();
+    const names = Array.from({ length: 10 }, (_, i) => `src${i}.example.net`);
+    s.ntp = { ...s.ntp, data: { ...s.ntp.data!, sources: names.map((name, i) => ({ ...s.ntp.data!.sources[1]!, name, state: i === 0 ? 'Best source' : 'Selectable' })) } };
+    const app = await renderApp(s, { columns: 80, rows: 16 });
+    expect(app.lines().join('\n')).toMatch(/↓ \d+ more below/);
+    for (let i = 0; i < 9; i++) await app.press('j');
+    const lines = app.lines();
+    expect(lines.find((l) => l.startsWith('▶ '))).toContain('src9.example.net');
+    expect(lines.join('\n')).toMatch(/↑ \d+ more above/);
+    expect(lines.join('\n')).not.toContain('src0.example.net');
+    expect(frameViolations(app.frame(), 80, 16)).toEqual([]);
+    // Back up one: the window does not jump, the row above the bottom is selected.
+    await app.press('k');
+    expect(app.lines().find((l) => l.startsWith('▶ '))).toContain('src8.example.net');
+    expect(app.lines().join('\n')).toContain('src9.example.net');
+    app.unmount();
+  });
+
   it('r polls now, space pauses and resumes', async () => {
     const app = await renderApp(healthyState());
     await app.press('r');

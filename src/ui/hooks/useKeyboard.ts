@@ -1,20 +1,30 @@
 import type { Dispatch } from 'react';
+import { useCallback, useRef } from 'react';
+import type { Key } from 'ink';
 import { useInput } from 'ink';
 import type { MonitorController } from '../../monitor/state.js';
 import { commandFor } from '../keys.js';
 import type { ListLengths, UiAction } from '../ui-state.js';
 
-/** Keys -> commands (keys.ts) -> the UI reducer, the controller, or quit. */
-export function useKeyboard(opts: {
+export interface KeyboardOptions {
   controller: MonitorController;
   dispatch: Dispatch<UiAction>;
   helpOpen: boolean;
   paused: boolean;
   lengths: ListLengths;
   onQuit: () => void;
-}): void {
-  const { controller, dispatch, helpOpen, paused, lengths, onQuit } = opts;
-  useInput((input, key) => {
+}
+
+/**
+ * Keys -> commands (keys.ts) -> the UI reducer, the controller, or quit. The handler reads the
+ * latest options through a ref, so it stays one stable function and Ink does not re-subscribe
+ * to stdin on every render (the age tick renders once a second).
+ */
+export function useKeyboard(opts: KeyboardOptions): void {
+  const latest = useRef(opts);
+  latest.current = opts;
+  const handler = useCallback((input: string, key: Key) => {
+    const { controller, dispatch, helpOpen, paused, lengths, onQuit } = latest.current;
     const command = commandFor(input, key, helpOpen);
     if (!command) return;
     switch (command.type) {
@@ -34,5 +44,6 @@ export function useKeyboard(opts: {
       default:
         dispatch(command);
     }
-  });
+  }, []);
+  useInput(handler);
 }
