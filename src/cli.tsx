@@ -15,6 +15,7 @@ const help = `
     synctop URL --json                  one JSON snapshot, then exit
     synctop simulate [--port N] [--scenario S] [--faults F]
                                         run the simulated device; prints its URL first
+    synctop replay FILE [--speed N]     play a recording back in the live monitor ([ and ] step)
     synctop --json-schema               print the JSON Schema of the --json snapshot
 
   Options
@@ -35,6 +36,7 @@ const help = `
     --ntp-warn T, --ntp-crit T   |NTP offset of the sync source| thresholds (default 10ms, 100ms)
     --min-sats N         fewer satellites on a working receiver is a warning (default 4)
     --bell               ring the terminal bell when the health verdict worsens
+    --record FILE        append every poll result to FILE (JSON Lines; secrets masked)
     --version, --help
 
   Exit codes (--once, --json)
@@ -74,6 +76,7 @@ const cli = meow(help, {
     port: { type: 'number' },
     scenario: { type: 'string' },
     faults: { type: 'string' },
+    speed: { type: 'number' },
   },
 });
 
@@ -92,6 +95,7 @@ async function main(): Promise<void> {
     return;
   }
   if (first === 'simulate') return simulate();
+  if (first === 'replay') return replay();
 
   const demo = flags.demo;
   if (demo === undefined && first === undefined) fail('give the device URL (e.g. synctop https://10.0.0.5), or --demo; see --help');
@@ -148,13 +152,49 @@ async function live(client: import('./api/client.js').DeviceClient, config: Conf
     showSecrets: config.showSecrets,
     thresholds: config.thresholds,
   });
+  let recorder: import('./record/recorder.js').Recorder | undefined;
+  if (config.record) {
+    const { startRecording } = await import('./record/recorder.js');
+    recorder = startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version });
+  }
   poller.start();
   try {
     await runLiveMonitor(poller, { color: config.color, ascii: config.ascii });
   } finally {
     poller.stop();
+    await recorder?.close();
+    if (recorder?.error) process.stderr.write(`synctop: ${recorder.error}\n`);
     client.destroy();
     await sim?.close();
+  }
+}
+
+async function replay(): Promise<void> {
+  const file = rest[0];
+  if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
+  if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
+  const speed = flags.speed ?? 1;
+  if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
+  if (!process.stdout.isTTY) fail('replay needs a terminal');
+  const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
+  let controller: InstanceType<typeof ReplayController>;
+  try {
+    controller = new ReplayController(loadRecording(file), speed);
+  } catch (err) {
+    if (err instanceof RecordingError) fail(err.message);
+    throw err;
+  }
+  delete process.env.CI;
+  delete process.env.CONTINUOUS_INTEGRATION;
+  const { colorEnabled, isUtf8Locale } = await import('./config.js');
+  const color = colorEnabled(flags.color, process.env);
+  const ascii = flags.ascii ?? !isUtf8Locale(process.env);
+  const { runLiveMonitor } = await import('./ui/run.js');
+  controller.start();
+  try {
+    await runLiveMonitor(controller, { color, ascii });
+  } finally {
+    controller.stop();
   }
 }
 

@@ -58,7 +58,7 @@ export class Poller implements MonitorController {
   readonly store: MonitorStore;
   private readonly loops: Record<SectionName, Loop>;
   private readonly opts: Required<Omit<PollerOptions, 'now' | 'random' | 'thresholds'>> & PollerOptions;
-  private readonly now: () => number;
+  private readonly clock: () => number;
   private readonly random: () => number;
   private running = false;
   private failures = 0;
@@ -72,7 +72,7 @@ export class Poller implements MonitorController {
     options: PollerOptions,
   ) {
     this.opts = { maxBackoffMs: MAX_BACKOFF_MS, rediscoverMs: REDISCOVER_MS, jitter: 0.05, ...options };
-    this.now = options.now ?? Date.now;
+    this.clock = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.store = new MonitorStore(client.baseUrl, options.intervalMs, options.thresholds);
     this.ptpIds = options.ptpPorts === 'auto' ? null : [...options.ptpPorts];
@@ -128,7 +128,7 @@ export class Poller implements MonitorController {
   }
 
   snapshot(): Snapshot {
-    return this.store.snapshot(this.now());
+    return this.store.snapshot(this.clock());
   }
 
   // --- scheduling ---
@@ -184,12 +184,12 @@ export class Poller implements MonitorController {
       if (!raw.ok) return raw;
       return { ok: true, data: this.normalize(name, raw.data) };
     }
-    const discovering = this.ptpIds === null || (this.opts.ptpPorts === 'auto' && this.now() - this.discoveredAt > this.opts.rediscoverMs);
+    const discovering = this.ptpIds === null || (this.opts.ptpPorts === 'auto' && this.clock() - this.discoveredAt > this.opts.rediscoverMs);
     const ids = discovering ? AUTO_PORT_IDS : (this.ptpIds ?? []);
     const results = await pollPorts(this.client, ids);
     if (discovering && discoveryComplete(results)) {
       this.ptpIds = discoveredIds(results);
-      this.discoveredAt = this.now();
+      this.discoveredAt = this.clock();
     }
     const section = ptpSectionResult(results, discovering);
     if (!section.ok) return section;
@@ -210,7 +210,7 @@ export class Poller implements MonitorController {
   // --- state ---
 
   private record(name: SectionName, result: Result<unknown>): void {
-    const now = this.now();
+    const now = this.clock();
     const section: Section<unknown> = result.ok ? { ok: true, data: result.data } : { ok: false, error: toSnapshotError(result.error) };
     const wasDown = this.probe !== null;
     let unreachable: MonitorState['unreachable'] | undefined;

@@ -50,8 +50,20 @@ export interface MonitorState {
   /** The health verdict of the latest complete snapshot. */
   verdict: Verdict;
   thresholds: Thresholds;
+  /** Set while a recording is played back instead of a device polled. */
+  replay: ReplayPosition | null;
   /** Bumped on every change, for cheap memoization in views. */
   version: number;
+}
+
+export interface ReplayPosition {
+  /** Entries applied so far, and in all. */
+  position: number;
+  total: number;
+  speed: number;
+  /** Epoch ms of the recorded moment now shown. */
+  at: number;
+  finished: boolean;
 }
 
 export type SectionStates = Pick<MonitorState, SectionName>;
@@ -76,6 +88,7 @@ export function initialState(device: string, intervalMs: number, thresholds: Thr
     stateClock: new StateClock(),
     verdict: { severity: 'ok', findings: [] },
     thresholds,
+    replay: null,
     version: 0,
   };
 }
@@ -94,4 +107,8 @@ export interface MonitorController {
   /** Polls every operation now (the `r` key), unless paused. */
   pollNow(): void;
   setPaused(paused: boolean): void;
+  /** Replay only: step one interval forward (+1) or back (-1). */
+  step?(delta: 1 | -1): void;
+  /** The clock views measure ages against: the wall clock, or the recorded moment in replay. */
+  now?(): number;
 }

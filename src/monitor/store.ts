@@ -17,6 +17,8 @@ import { evaluateHealth, type Thresholds } from './health.js';
 import { seriesKey, type HistoryStore } from './history.js';
 import { initialState, type MonitorState, type Reachability, type SectionState } from './state.js';
 
+export type ResultListener = (name: SectionName, result: Section<unknown>, at: number, unreachable: Reachability | null | undefined) => void;
+
 export const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 
 export class MonitorStore {
@@ -27,6 +29,7 @@ export class MonitorStore {
   /** The last snapshot in which every section had a result: the base of the next diff. */
   private previous: Snapshot | null = null;
   private readonly snapshotListeners = new Set<(s: Snapshot) => void>();
+  private readonly resultListeners = new Set<ResultListener>();
 
   constructor(
     readonly device: string,
@@ -49,6 +52,12 @@ export class MonitorStore {
     return () => this.snapshotListeners.delete(listener);
   }
 
+  /** Called with every section result as it is applied (recording). */
+  onResult(listener: ResultListener): () => void {
+    this.resultListeners.add(listener);
+    return () => this.resultListeners.delete(listener);
+  }
+
   update(patch: Partial<MonitorState>): void {
     this.state = { ...this.state, ...patch, version: this.state.version + 1 };
     for (const l of this.listeners) l();
@@ -62,6 +71,7 @@ export class MonitorStore {
     const patch = this.sectionPatch(name, result, at);
     if (unreachable !== undefined) patch.unreachable = unreachable;
     this.commit(patch, at);
+    for (const l of this.resultListeners) l(name, result, at, unreachable);
   }
 
   /** A whole recorded snapshot at once (replay): every section, then one diff. */

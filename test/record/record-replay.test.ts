@@ -1,0 +1,119 @@
+/**
+ * Record a live session against the simulator, play it back, and get the same state: panes'
+ * data, events and verdict. And what a recording must never hold.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DeviceClient } from '../../src/api/client.js';
+import { Poller } from '../../src/monitor/poller.js';
+import { startRecording } from '../../src/record/recorder.js';
+import { loadRecording, parseRecording, RecordingError, ReplayController } from '../../src/record/replay.js';
+import { startSimulator } from '../../src/sim/server.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'synctop-rec-'));
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function recordSession(file: string, opts: { showSecrets: boolean; token?: string }) {
+  const sim = await startSimulator({ scenario: 'ptp-acquiring', timeScale: 40, ...(opts.token ? { token: opts.token } : {}) });
+  cleanups.push(() => sim.close());
+  const client = new DeviceClient({ baseUrl: sim.url, timeoutMs: 500, headers: opts.token ? { Authorization: `Bearer ${opts.token}` } : {} });
+  cleanups.push(() => client.destroy());
+  const poller = new Poller(client, { intervalMs: 50, ptpPorts: 'auto', showSecrets: opts.showSecrets });
+  const recorder = startRecording(poller.store, file, { intervalMs: 50, version: 'test' });
+  poller.start();
+  await sleep(1500);
+  poller.stop();
+  await sleep(100);
+  await recorder.close();
+  return poller;
+}
+
+describe('record and replay', () => {
+  it('replays to the same data, events and verdict', async () => {
+    const file = join(dir, 'session.jsonl');
+    const live = await recordSession(file, { showSecrets: false });
+    const liveState = live.getState();
+    expect(liveState.events.length).toBeGreaterThan(0);
+
+    const rec = loadRecording(file);
+    expect(rec.header.device).toBe(liveState.device);
+    const replay = new ReplayController(rec, 1000);
+    replay.setPaused(true);
+    replay.start();
+    while (!replay.getState().replay!.finished) replay.step(1);
+    const s = replay.getState();
+    expect(s.ntp.data).toEqual(liveState.ntp.data);
+    expect(s.ptp.data).toEqual(liveState.ptp.data);
+    expect(s.gnss.data).toEqual(liveState.gnss.data);
+    expect(s.alarm.data).toEqual(liveState.alarm.data);
+    expect(s.verdict).toEqual(liveState.verdict);
+    expect(s.events.newestFirst().map((e) => e.message)).toEqual(liveState.events.newestFirst().map((e) => e.message));
+    // PTP port 0 went through its acquisition on the way: the events say so.
+    expect(s.events.newestFirst().some((e) => /PTP port 0 .* -> /.test(e.message))).toBe(true);
+    // Ages are measured against the recorded clock.
+    expect(replay.now()).toBe(Date.parse(rec.entries[rec.entries.length - 1]!.at));
+  });
+
+  it('steps back to an earlier moment with that moment\'s events', async () => {
+    const file = join(dir, 'steps.jsonl');
+    await recordSession(file, { showSecrets: false });
+    const replay = new ReplayController(loadRecording(file), 1);
+    replay.setPaused(true);
+    replay.start();
+    for (let i = 0; i < 10; i++) replay.step(1);
+    const forward = replay.getState();
+    const eventsThen = forward.events.length;
+    for (let i = 0; i < 5; i++) replay.step(1);
+    for (let i = 0; i < 5; i++) replay.step(-1);
+    const back = replay.getState();
+    expect(back.replay!.position).toBe(forward.replay!.position);
+    expect(back.events.length).toBe(eventsThen);
+    expect(back.paused).toBe(true);
+  });
+
+  it('plays by itself at the given speed', async () => {
+    const file = join(dir, 'auto.jsonl');
+    await recordSession(file, { showSecrets: false });
+    const replay = new ReplayController(loadRecording(file), 50);
+    replay.start();
+    const deadline = Date.now() + 5000;
+    while (!replay.getState().replay!.finished && Date.now() < deadline) await sleep(20);
+    replay.stop();
+    expect(replay.getState().replay!.finished).toBe(true);
+  });
+
+  it('never writes the SMTP password or the credentials, even with --show-secrets', async () => {
+    const file = join(dir, 'secrets.jsonl');
+    const live = await recordSession(file, { showSecrets: true, token: 'tok-SECRET-123' });
+    const password = live.getState().alarm.data?.smtpPassword;
+    expect(password).toBeTruthy();
+    expect(password).not.toBe('***');
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(password!);
+    expect(text).not.toContain('tok-SECRET-123');
+    expect(text).toContain('"smtpPassword":"***"');
+  });
+
+  it.each([
+    ['not a recording', 'hello\n', /is not a synctop recording \(its first line is not JSON\)/],
+    ['another JSON file', '{"a":1}\n', /is not a synctop recording \(expected "synctop.recording\/1"/],
+    ['a truncated line', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n{"at":"2026-`, /line 2 is not JSON/],
+    ['a wrong field', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n${JSON.stringify({ at: '2026-01-01T00:00:00Z', section: 'ntp', result: { ok: true, data: { overallStatus: 5 } } })}\n`, /line 2: result/],
+    ['no results', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n`, /holds no poll results/],
+  ])('refuses %s with a sentence naming the line', (_name, text, message) => {
+    expect(() => parseRecording(text, 'f.jsonl')).toThrow(RecordingError);
+    expect(() => parseRecording(text, 'f.jsonl')).toThrow(message);
+  });
+
+  it('names a missing file', () => {
+    writeFileSync(join(dir, 'x'), '');
+    expect(() => loadRecording(join(dir, 'nope.jsonl'))).toThrow(/no such file/);
+  });
+});
