@@ -7,7 +7,8 @@
  * Everything it starts stops on close(): the listener, every socket (which ends stalled and
  * trickling answers) and a reboot's downtime.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { operationNames, operations, type OperationName } from '../api/endpoints.js';
 import { errorEnvelope, faults, parseFaultSpec, successEnvelope, type Envelope, type Fault, type FaultTarget } from './faults.js';
@@ -27,6 +28,8 @@ export interface SimOptions {
   /** Device seconds per real second: speeds up scenario timelines for tests. */
   timeScale?: number;
   seed?: number;
+  /** Serve HTTPS with this certificate and key (PEM text) instead of plain HTTP. */
+  tls?: { cert: string; key: string };
 }
 
 export interface SimStats {
@@ -132,6 +135,7 @@ class SimulatedDevice implements Simulator {
   private readonly deny: ReadonlySet<OperationName>;
   private readonly timeScale: number;
   private readonly seed: number;
+  private readonly tls: { cert: string; key: string } | undefined;
   private scenario: ScenarioName;
   private boot = 0;
   private coldStart = false;
@@ -153,13 +157,14 @@ class SimulatedDevice implements Simulator {
     this.deny = new Set(opts.deny ?? []);
     this.timeScale = opts.timeScale ?? 1;
     this.seed = opts.seed ?? 1;
+    this.tls = opts.tls;
     this.scenario = opts.scenario;
   }
 
   async start(): Promise<void> {
     await this.listen();
     const host = this.host.includes(':') ? `[${this.host}]` : this.host;
-    this.url = `http://${host}:${this.port}`;
+    this.url = `${this.tls ? 'https' : 'http'}://${host}:${this.port}`;
   }
 
   setFault(target: FaultTarget, fault: Fault | null): void {
@@ -238,13 +243,16 @@ class SimulatedDevice implements Simulator {
 
   private listen(): Promise<void> {
     if (this.closed || this.server) return Promise.resolve();
-    const server = createServer((req, res) => {
+    const handler: RequestListener = (req, res) => {
       // A bug in a scenario must show as one broken answer, not as a crashed simulator.
       this.handle(req, res).catch((err: unknown) => {
         if (res.headersSent) res.destroy();
         else sendPage(res, 500, `Simulator Error: ${err instanceof Error ? err.message : String(err)}`.replace(/[<>&]/g, ''));
       });
-    });
+    };
+    // An https.Server is a net.Server too: 'connection' still sees every TCP socket, so close()
+    // and reboot() drop TLS connections the same way.
+    const server: Server = this.tls ? createHttpsServer({ cert: this.tls.cert, key: this.tls.key }, handler) : createServer(handler);
     server.keepAliveTimeout = KEEPALIVE_MS;
     server.on('connection', (socket: Socket) => {
       this.stats.connections++;
