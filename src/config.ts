@@ -67,7 +67,7 @@ export function resolveConfig(
   url: string,
   flags: CommonFlags,
   env: NodeJS.ProcessEnv,
-  opts: { oneShot: boolean; readFile?: (path: string) => string },
+  opts: { oneShot: boolean; readFile?: (path: string) => string; profileToken?: string },
 ): Config {
   const read = opts.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const warnings: string[] = [];
@@ -90,7 +90,8 @@ export function resolveConfig(
     }
     headers[name] = value;
   }
-  const token = env.SYNCTOP_TOKEN?.trim() || (flags.tokenFile ? readSecretFile(read, flags.tokenFile, '--token-file') : undefined);
+  // SYNCTOP_TOKEN, then --token-file, then the profile's token (its variable or inline value).
+  const token = env.SYNCTOP_TOKEN?.trim() || (flags.tokenFile ? readSecretFile(read, flags.tokenFile, '--token-file') : undefined) || opts.profileToken;
   if (token) headers.Authorization = /^(bearer|basic)\s/i.test(token) ? token : `Bearer ${token}`;
   if (flags.cookieFile) headers.Cookie = parseCookieFile(readSecretFile(read, flags.cookieFile, '--cookie-file'), flags.cookieFile);
 
