@@ -111,4 +111,13 @@ export interface MonitorController {
   step?(delta: 1 | -1): void;
   /** The clock views measure ages against: the wall clock, or the recorded moment in replay. */
   now?(): number;
+  /** Device profiles to switch between (the `d` key); absent when there is only one device. */
+  devices?(): DeviceChoice[];
+  switchDevice?(name: string): void;
+}
+
+export interface DeviceChoice {
+  name: string;
+  url: string;
+  current: boolean;
 }
