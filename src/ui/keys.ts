@@ -57,7 +57,9 @@ export const bindings: readonly Binding[] = [
 ];
 
 export function matchesKey(spec: KeySpec, input: string, key: Key): boolean {
-  if ('char' in spec) return input === spec.char && !key.ctrl && !key.meta;
+  // Meta is not checked: Esc followed quickly by a key arrives as one chunk ("\x1bq") that Ink
+  // reports as Alt+key, and a technician who pressed Esc then q means q.
+  if ('char' in spec) return input === spec.char && !key.ctrl;
   if ('ctrl' in spec) return key.ctrl && input === spec.ctrl;
   switch (spec.name) {
     case 'tab':

@@ -68,6 +68,7 @@ describe('key table', () => {
     ['q', key(), { type: 'quit' }],
     ['c', key({ ctrl: true }), { type: 'quit' }],
     ['z', key(), { type: 'toggleZoom' }],
+    ['q', key({ meta: true }), { type: 'quit' }],
     ['x', key(), null],
     ['c', key(), null],
   ])('%j %o -> %o', (input, k, want) => {
