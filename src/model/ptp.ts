@@ -11,6 +11,7 @@ import { finiteOrNull } from './units.js';
 type PtpFields = Omit<PtpPort, 'id' | 'ok' | 'error'>;
 
 const emptyFields: PtpFields = {
+  portNumber: null,
   syncState: null,
   offsetFromMasterNs: null,
   meanPathDelayNs: null,
@@ -30,6 +31,7 @@ const emptyFields: PtpFields = {
 
 function fields(raw: RawPtpSlave): PtpFields {
   return {
+    portNumber: finiteOrNull(raw.portNumber),
     syncState: sanitizeLabel(raw.syncState),
     offsetFromMasterNs: finiteOrNull(raw.offsetFromMaster),
     meanPathDelayNs: finiteOrNull(raw.meanPathDelay),

@@ -65,6 +65,7 @@ export const ptpPortSchema = z.object({
   id: z.number(),
   ok: z.boolean(),
   error: apiErrorSchema.optional(),
+  portNumber: num.describe('PTP port number as the device reports it (starts at 1)'),
   syncState: str,
   offsetFromMasterNs: num,
   meanPathDelayNs: num,

@@ -31,6 +31,7 @@ describe('normalizePtpPort', () => {
     expect(normalizePtpPort(0, { ok: true, data: slave })).toEqual({
       id: 0,
       ok: true,
+      portNumber: 1,
       syncState: 'STABLE',
       offsetFromMasterNs: -12,
       meanPathDelayNs: 850,
@@ -56,7 +57,7 @@ describe('normalizePtpPort', () => {
     expect(port.error).toEqual({ kind: 'device', code: '40004', message: 'no PTP slave port with that id' });
     const { id: _id, ok: _ok, error: _error, ...fields } = port;
     expect(Object.values(fields).every((v) => v === null)).toBe(true);
-    expect(Object.keys(fields)).toHaveLength(15);
+    expect(Object.keys(fields)).toHaveLength(16);
   });
 
   it.each<[string, RawPtpSlave, Partial<ReturnType<typeof normalizePtpPort>>]>([

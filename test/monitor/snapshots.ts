@@ -44,6 +44,7 @@ export function port(over: Partial<PtpPort> = {}): PtpPort {
   return {
     id: 0,
     ok: true,
+    portNumber: 1,
     syncState: 'STABLE',
     offsetFromMasterNs: 12,
     meanPathDelayNs: 850,

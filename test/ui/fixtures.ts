@@ -66,6 +66,7 @@ export function receiver(over: Partial<GnssReceiver>): GnssReceiver {
 export function ptpPort(over: Partial<PtpPort> & { id: number }): PtpPort {
   return {
     ok: true,
+    portNumber: over.id + 1,
     syncState: 'STABLE',
     offsetFromMasterNs: 12,
     meanPathDelayNs: 1_480,
