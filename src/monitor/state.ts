@@ -3,7 +3,7 @@
  * the current error if the latest poll failed, and the device-level reachability. Views read
  * this; only the poller writes it.
  */
-import type { AlarmData, GnssData, NtpData, PtpData, SectionName, SnapshotError } from '../model/snapshot.js';
+import type { AlarmData, GnssData, NtpData, PtpData, SectionName, Snapshot, SnapshotError } from '../model/snapshot.js';
 import { EventLog, StateClock } from './events.js';
 import { defaultThresholds, type Thresholds, type Verdict } from './health.js';
 import { HistoryStore } from './history.js';
@@ -111,6 +111,8 @@ export interface MonitorController {
   step?(delta: 1 | -1): void;
   /** The clock views measure ages against: the wall clock, or the recorded moment in replay. */
   now?(): number;
+  /** The latest result of every section, in the snapshot contract (screendumps). */
+  snapshot?(): Snapshot;
   /** Device profiles to switch between (the `d` key); absent when there is only one device. */
   devices?(): DeviceChoice[];
   switchDevice?(name: string): void;

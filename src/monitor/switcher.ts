@@ -3,12 +3,14 @@
  * of the chosen device profile. Switching stops the old poller, closes its connection and starts
  * a fresh one; the views keep their subscription to this controller and simply see a new state.
  */
+import type { Snapshot } from '../model/snapshot.js';
 import type { DeviceChoice, MonitorController, MonitorState } from './state.js';
 
 /** What the switcher needs of a poller. */
 export interface SwitchablePoller extends MonitorController {
   start(): void;
   stop(): void;
+  snapshot(): Snapshot;
 }
 
 export interface DeviceEntry {
@@ -40,6 +42,8 @@ export class DeviceSwitcher implements MonitorController {
   };
   pollNow = (): void => this.active.poller.pollNow();
   setPaused = (paused: boolean): void => this.active.poller.setPaused(paused);
+
+  snapshot = (): Snapshot => this.active.poller.snapshot();
 
   devices = (): DeviceChoice[] => this.entries.map((e) => ({ name: e.name, url: e.url, current: e === this.active.entry }));
 

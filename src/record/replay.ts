@@ -4,7 +4,7 @@
  * Ages are measured against the recorded clock, not today's. `[` and `]` step one interval.
  */
 import { readFileSync } from 'node:fs';
-import type { Section } from '../model/snapshot.js';
+import type { Section, Snapshot } from '../model/snapshot.js';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
 import { MonitorStore } from '../monitor/store.js';
 import { recordingEntrySchema, recordingHeaderSchema, RECORDING_SCHEMA, type RecordingEntry, type RecordingHeader } from './format.js';
@@ -96,6 +96,8 @@ export class ReplayController implements MonitorController {
   now = (): number => this.currentAt();
 
   pollNow = (): void => undefined;
+
+  snapshot = (): Snapshot => this.store.snapshot(this.currentAt());
 
   setPaused = (paused: boolean): void => {
     this.paused = paused;
