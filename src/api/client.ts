@@ -170,9 +170,12 @@ export class DeviceClient {
       return { ok: true, status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : ct, body: text };
     } catch (err) {
       const code = deadline.aborted ? 'TIMEOUT' : codeAliases[errorCode(err) ?? ''] ?? errorCode(err);
+      const error = networkError(code, this.opts.timeoutMs);
+      // After the headers, a closed socket cut the answer short: "before answering" would mislead.
+      if (headersArrived && code !== undefined && resetCodes.has(code)) error.message = 'the device closed the connection in the middle of its answer';
       return {
         ok: false,
-        error: networkError(code, this.opts.timeoutMs),
+        error,
         retryable: !headersArrived && !deadline.aborted && code !== undefined && resetCodes.has(code),
       };
     }
