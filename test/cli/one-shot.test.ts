@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import Ajv2020 from 'ajv/dist/2020.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, hasBuild, root, startSimProcess } from '../e2e/tmux.js';
 
@@ -31,7 +31,7 @@ async function sim(...args: string[]): Promise<string> {
   return s.url;
 }
 
-let validate: ReturnType<Ajv2020['compile']>;
+let validate: ReturnType<InstanceType<typeof Ajv2020>['compile']>;
 
 beforeAll(async () => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
