@@ -17,6 +17,12 @@ const help = `
                                         run the simulated device; prints its URL first
     synctop replay FILE [--speed N]     play a recording back in the live monitor ([ and ] step)
     synctop --json-schema               print the JSON Schema of the --json snapshot
+    synctop check URL [--timeout MS] [-w RANGE] [-c RANGE] [thresholds]
+                                        monitoring-plugin check (Nagios/Icinga/Zabbix): one line
+                                        "SYNCTOP <STATUS> - reasons | perfdata", exit 0 OK,
+                                        1 WARNING, 2 CRITICAL, 3 UNKNOWN (bad usage included)
+    synctop export --listen HOST:PORT URL...
+                                        Prometheus exporter for one or many devices at /metrics
 
   Options
     --interval SEC       poll interval, default 2, at least 0.5
@@ -39,16 +45,31 @@ const help = `
     --record FILE        append every poll result to FILE (JSON Lines; secrets masked)
     --version, --help
 
+  check
+    -w, --warning RANGE  |PTP offset from master| of any port, in seconds, as a plugin range
+    -c, --critical RANGE [@][start:][end]: 0.000001 = above 1 us alerts, @0.01:1 = inside alerts;
+                         they replace --ptp-warn/--ptp-crit; write --warning=-1:1 for a leading -
+    perfdata             ntp_offset (s), ptp_portN_offset (s), gnss_rxN_satellites,
+                         ntp_sources_reachable; thresholds refer to the absolute offset
+
+  export
+    --listen HOST:PORT   where /metrics is served, e.g. 127.0.0.1:9469 or [::]:9469 (required)
+    --interval SEC       poll interval of each device, default 10
+    --concurrency N      requests in flight across all devices, default 32
+
   Exit codes (--once, --json)
     0 every operation answered (device-side errors such as 40003 count as answers)
     1 some operation could not be read (network, HTTP, malformed answer, refused login)
     2 bad usage
 `;
 
+// check answers bad usage itself with UNKNOWN (exit 3); meow would exit 2 on an unknown flag.
+const checkMode = process.argv[2] === 'check';
+
 const cli = meow(help, {
   importMeta: import.meta,
   version: pkg.version,
-  allowUnknownFlags: false,
+  allowUnknownFlags: checkMode,
   flags: {
     once: { type: 'boolean' },
     json: { type: 'boolean' },
@@ -76,6 +97,10 @@ const cli = meow(help, {
     port: { type: 'number' },
     scenario: { type: 'string' },
     faults: { type: 'string' },
+    warning: { type: 'string', shortFlag: 'w' },
+    critical: { type: 'string', shortFlag: 'c' },
+    listen: { type: 'string' },
+    concurrency: { type: 'number' },
     speed: { type: 'number' },
   },
 });
@@ -95,6 +120,8 @@ async function main(): Promise<void> {
     return;
   }
   if (first === 'simulate') return simulate();
+  if (first === 'check') return check();
+  if (first === 'export') return exporter();
   if (first === 'replay') return replay();
 
   const demo = flags.demo;
@@ -195,6 +222,23 @@ async function replay(): Promise<void> {
     await runLiveMonitor(controller, { color, ascii });
   } finally {
     controller.stop();
+  }
+}
+
+async function check(): Promise<void> {
+  const { runCheck } = await import('./report/check.js');
+  const outcome = await runCheck({ args: rest, flags: flags as Parameters<typeof runCheck>[0]['flags'], env: process.env });
+  process.stdout.write(`${outcome.line}\n`);
+  process.exitCode = outcome.code;
+}
+
+async function exporter(): Promise<void> {
+  const { runExportCommand } = await import('./export/command.js');
+  try {
+    await runExportCommand({ urls: rest, flags, env: process.env, stdout: process.stdout, stderr: process.stderr });
+  } catch (err) {
+    if (err instanceof UsageError) fail(err.message);
+    throw err;
   }
 }
 

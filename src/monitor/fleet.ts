@@ -1,0 +1,179 @@
+/**
+ * Many devices at once (the exporter): one DeviceClient and one Poller per device, so every
+ * device gets the live monitor's single flight per operation, one request in flight per device,
+ * probe-only backoff and PTP discovery unchanged. What the fleet adds:
+ *
+ * - a cap on requests in flight across all devices (a Limiter shared by the clients), so 500
+ *   devices waking together do not open 500 sockets at once;
+ * - starts spread over one interval, so the polls of the fleet are spread evenly in time;
+ * - per device, what an exporter reads without waiting: the latest snapshot, which operations
+ *   have been polled, how long each one's latest poll took and when the latest poll ended.
+ *
+ * A Poller costs four timers and a store with bounded histories; 500 of them were measured to
+ * poll well under the CPU budget (test/bench/exporter.ts), so no shared scheduler was needed.
+ */
+import { DeviceClient, type ClientOptions } from '../api/client.js';
+import type { OperationName, RawData } from '../api/endpoints.js';
+import type { Result } from '../api/errors.js';
+import type { SectionName, Snapshot } from '../model/snapshot.js';
+import type { Thresholds, Verdict } from './health.js';
+import { Poller } from './poller.js';
+import type { PtpPortSelection } from './ptp-discovery.js';
+import type { MonitorState } from './state.js';
+import { sectionNames } from './store.js';
+
+/** A counting semaphore: at most `max` tasks run at once; the others wait in order. */
+export class Limiter {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+  /** The most tasks seen running at once (for tests and the benchmark). */
+  peak = 0;
+
+  constructor(readonly max: number) {
+    if (!(Number.isInteger(max) && max >= 1)) throw new RangeError(`the limit must be a whole number of at least 1 (got ${max})`);
+  }
+
+  get inFlight(): number {
+    return this.running;
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.running++;
+    if (this.running > this.peak) this.peak = this.running;
+    try {
+      return await task();
+    } finally {
+      this.running--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+/**
+ * A DeviceClient whose requests take a fleet slot. Calls of one device are queued here first, so
+ * a device holds at most one slot, and only while its request is on the wire; the request's
+ * deadline starts when it gets the slot.
+ */
+class FleetClient extends DeviceClient {
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    options: ClientOptions,
+    private readonly limiter: Limiter,
+    private readonly timed: (name: OperationName, ms: number) => void,
+  ) {
+    super(options);
+  }
+
+  override call<K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> {
+    const turn = this.tail.then(() =>
+      this.limiter.run(async () => {
+        const started = performance.now();
+        try {
+          return await super.call(name, params);
+        } finally {
+          this.timed(name, performance.now() - started);
+        }
+      }),
+    );
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
+}
+
+export interface FleetDevice {
+  readonly url: string;
+  readonly poller: Poller;
+  /** The latest result of every operation, as a snapshot; null before the first result. */
+  snapshot: Snapshot | null;
+  /** Operations that have a result (a pending one is "not polled yet", not "down"). */
+  readonly polled: Record<SectionName, boolean>;
+  /** Wall time of each operation's latest poll, ms (PTP: all its port requests together). */
+  readonly durationMs: Record<SectionName, number | null>;
+  /** Epoch ms when the latest poll of any operation ended. */
+  lastPollAt: number | null;
+}
+
+export interface FleetOptions {
+  intervalMs: number;
+  ptpPorts: PtpPortSelection;
+  thresholds?: Thresholds;
+  /** Requests in flight across the fleet. */
+  maxInFlight?: number;
+  /** Starts are spread over this many ms (default: one interval). */
+  spreadMs?: number;
+}
+
+export const DEFAULT_MAX_IN_FLIGHT = 32;
+
+const perSection = <T>(value: T): Record<SectionName, T> => ({ ntp: value, gnss: value, ptp: value, alarm: value });
+
+export class Fleet {
+  readonly devices: readonly FleetDevice[];
+  readonly limiter: Limiter;
+  private readonly clients: DeviceClient[] = [];
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private readonly spreadMs: number;
+
+  /** `connections`: one per device; the device label is its baseUrl. */
+  constructor(connections: readonly ClientOptions[], opts: FleetOptions) {
+    this.limiter = new Limiter(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
+    this.spreadMs = opts.spreadMs ?? opts.intervalMs;
+    this.devices = connections.map((connection) => {
+      // Request time accumulates per operation until the store applies that operation's result.
+      const pendingMs = perSection(0);
+      const client = new FleetClient(connection, this.limiter, (name, ms) => {
+        pendingMs[name] += ms;
+      });
+      this.clients.push(client);
+      // The export never shows secrets; the poller masks them before anything else sees them.
+      const poller = new Poller(client, { intervalMs: opts.intervalMs, ptpPorts: opts.ptpPorts, showSecrets: false, thresholds: opts.thresholds });
+      const device: FleetDevice = { url: client.baseUrl, poller, snapshot: null, polled: perSection(false), durationMs: perSection(null), lastPollAt: null };
+      // Which operation a snapshot brings: the store gives the applied section a new state object.
+      let seen: Pick<MonitorState, SectionName> = poller.getState();
+      this.unsubscribe.push(
+        poller.onSnapshot((snapshot) => {
+          const state = poller.getState();
+          for (const name of sectionNames) {
+            if (state[name] === seen[name]) continue;
+            device.polled[name] = true;
+            device.durationMs[name] = pendingMs[name];
+            pendingMs[name] = 0;
+          }
+          seen = state;
+          device.snapshot = snapshot;
+          device.lastPollAt = Date.now();
+        }),
+      );
+      return device;
+    });
+  }
+
+  /** Starts every poller, spread evenly over `spreadMs`. */
+  start(): void {
+    const n = this.devices.length;
+    this.devices.forEach((device, i) => {
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        device.poller.start();
+      }, Math.floor((i * this.spreadMs) / Math.max(n, 1)));
+      this.timers.add(timer);
+    });
+  }
+
+  /** Stops polling and drops every connection; requests in flight end at once. */
+  stop(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const off of this.unsubscribe.splice(0)) off();
+    for (const d of this.devices) d.poller.stop();
+    for (const c of this.clients) c.destroy();
+  }
+
+  /** The verdict of the shared rule table, once every operation of the device has a result. */
+  static verdict(device: FleetDevice): Verdict | null {
+    return sectionNames.every((n) => device.polled[n]) ? device.poller.getState().verdict : null;
+  }
+}
