@@ -6,10 +6,12 @@
 import meow from 'meow';
 import pkg from '../package.json' with { type: 'json' };
 import { resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
+import { findProfile, loadConfigFile, profileFlags } from './config-file.js';
 
 const help = `
   Usage
     synctop URL [options]               live monitor of the device at base URL
+    synctop @NAME [options]             the device named NAME in the config file
     synctop --demo[=SCENARIO]           live monitor of the built-in simulated device
     synctop URL --once                  one plain-text report, then exit
     synctop URL --json                  one JSON snapshot, then exit
@@ -42,6 +44,7 @@ const help = `
     --ntp-warn T, --ntp-crit T   |NTP offset of the sync source| thresholds (default 10ms, 100ms)
     --min-sats N         fewer satellites on a working receiver is a warning (default 4)
     --bell               ring the terminal bell when the health verdict worsens
+    --config FILE        device profiles (default $XDG_CONFIG_HOME/synctop/config.json)
     --record FILE        append every poll result to FILE (JSON Lines; secrets masked)
     --version, --help
 
@@ -102,6 +105,7 @@ const cli = meow(help, {
     listen: { type: 'string' },
     concurrency: { type: 'number' },
     speed: { type: 'number' },
+    config: { type: 'string' },
   },
 });
 
@@ -142,10 +146,9 @@ async function main(): Promise<void> {
   const config = configOrExit(sim?.url ?? first!, oneShot);
   for (const w of config.warnings) process.stderr.write(`synctop: warning: ${w}\n`);
 
-  const { DeviceClient } = await import('./api/client.js');
-  const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
-
   if (oneShot) {
+    const { DeviceClient } = await import('./api/client.js');
+    const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
     const { pollOnce, snapshotExitCode } = await import('./monitor/once.js');
     const snapshot = await pollOnce(client, config);
     if (flags.json) {
@@ -162,38 +165,77 @@ async function main(): Promise<void> {
     return;
   }
 
-  await live(client, config, sim);
+  await live(config, first?.startsWith('@') ? first.slice(1) : undefined, sim);
 }
 
-async function live(client: import('./api/client.js').DeviceClient, config: Config, sim?: { close(): Promise<void> }) {
+/** A device to monitor live: its client and poller, and (for the first one) the recorder. */
+async function openDevice(config: Config, record: boolean) {
+  const { DeviceClient } = await import('./api/client.js');
+  const { Poller } = await import('./monitor/poller.js');
+  const { startRecording } = await import('./record/recorder.js');
+  return () => {
+    const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
+    const poller = new Poller(client, {
+      intervalMs: config.intervalMs,
+      ptpPorts: config.ptpPorts,
+      showSecrets: config.showSecrets,
+      thresholds: config.thresholds,
+    });
+    // A recording is of one device: switching away ends it.
+    const recorder = record && config.record ? startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }) : undefined;
+    return {
+      poller,
+      close: () => {
+        void recorder?.close().then(() => {
+          if (recorder.error) process.stderr.write(`synctop: ${recorder.error}\n`);
+        });
+        client.destroy();
+      },
+    };
+  };
+}
+
+async function live(config: Config, profile: string | undefined, sim?: { close(): Promise<void> }) {
   if (!process.stdout.isTTY) fail('the live monitor needs a terminal; use --once or --json for scripts');
   // A live view on a terminal is live even when CI is set in the environment: Ink would
   // otherwise hold every frame back until exit.
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
-  const { Poller } = await import('./monitor/poller.js');
+  const { DeviceSwitcher } = await import('./monitor/switcher.js');
   const { runLiveMonitor } = await import('./ui/run.js');
-  const poller = new Poller(client, {
-    intervalMs: config.intervalMs,
-    ptpPorts: config.ptpPorts,
-    showSecrets: config.showSecrets,
-    thresholds: config.thresholds,
-  });
-  let recorder: import('./record/recorder.js').Recorder | undefined;
-  if (config.record) {
-    const { startRecording } = await import('./record/recorder.js');
-    recorder = startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version });
-  }
-  poller.start();
+  // With a profile, every profile of the config file is one `d` away.
+  const choices = profile === undefined ? [{ name: config.connection.url, config }] : profileConfigs(profile, config);
+  const entries = await Promise.all(
+    choices.map(async (c) => ({ name: c.name, url: c.config.connection.url, open: await openDevice(c.config, c.config === config) })),
+  );
+  // One device: its poller is the controller (no `d` switcher to offer).
+  const single = entries.length === 1 ? entries[0]!.open() : null;
+  const controller = single ? single.poller : new DeviceSwitcher(entries, entries[0]!.name);
+  controller.start();
   try {
-    await runLiveMonitor(poller, { color: config.color, ascii: config.ascii });
+    await runLiveMonitor(controller, { color: config.color, ascii: config.ascii });
   } finally {
-    poller.stop();
-    await recorder?.close();
-    if (recorder?.error) process.stderr.write(`synctop: ${recorder.error}\n`);
-    client.destroy();
+    controller.stop();
+    single?.close();
     await sim?.close();
   }
+}
+
+/** Every profile of the config file as a Config, the chosen one first; broken ones are skipped with a warning. */
+function profileConfigs(chosen: string, chosenConfig: Config): { name: string; config: Config }[] {
+  const loaded = loadConfigFile(flags.config, process.env);
+  const out = [{ name: chosen, config: chosenConfig }];
+  for (const name of Object.keys(loaded?.file.devices ?? {})) {
+    if (name === chosen) continue;
+    try {
+      const merged = profileFlags(findProfile(loaded, name, process.env), { ...(flags as CommonFlags), record: undefined }, process.env);
+      out.push({ name, config: resolveConfig(merged.url, merged.flags, process.env, { oneShot: false, ...(merged.token ? { profileToken: merged.token } : {}) }) });
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err;
+      process.stderr.write(`synctop: warning: profile ${name} left out of the switcher: ${err.message}\n`);
+    }
+  }
+  return out;
 }
 
 async function replay(): Promise<void> {
@@ -260,9 +302,15 @@ async function simulate(): Promise<void> {
   process.once('SIGTERM', stop);
 }
 
-function configOrExit(url: string, oneShot: boolean): Config {
+/** URL or @profile (from the config file) + flags -> Config; a mistake exits with usage code 2. */
+function configOrExit(target: string, oneShot: boolean): Config {
   try {
-    return resolveConfig(url, flags as CommonFlags, process.env, { oneShot });
+    if (!target.startsWith('@')) return resolveConfig(target, flags as CommonFlags, process.env, { oneShot });
+    const loaded = loadConfigFile(flags.config, process.env);
+    for (const w of loaded?.warnings ?? []) process.stderr.write(`synctop: warning: ${w}\n`);
+    const profile = findProfile(loaded, target.slice(1), process.env);
+    const merged = profileFlags(profile, flags as CommonFlags, process.env);
+    return resolveConfig(merged.url, merged.flags, process.env, { oneShot, ...(merged.token ? { profileToken: merged.token } : {}) });
   } catch (err) {
     if (err instanceof UsageError) fail(err.message);
     throw err;
