@@ -6,7 +6,7 @@
 import meow from 'meow';
 import pkg from '../package.json' with { type: 'json' };
 import { resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
-import { findProfile, loadConfigFile, profileFlags } from './config-file.js';
+import { findProfile, loadConfigFile, profileFlags, resolveTarget } from './config-file.js';
 
 const help = `
   Usage
@@ -17,7 +17,9 @@ const help = `
     synctop URL --json                  one JSON snapshot, then exit
     synctop simulate [--port N] [--scenario S] [--faults F]
                                         run the simulated device; prints its URL first
-    synctop replay FILE [--speed N]     play a recording back in the live monitor ([ and ] step)
+    synctop replay FILE [--speed N] [--device URL]
+                                        play a recording back in the live monitor ([ and ] step);
+                                        --device picks one device of an exporter's recording
     synctop --json-schema               print the JSON Schema of the --json snapshot
     synctop check URL [--timeout MS] [-w RANGE] [-c RANGE] [thresholds]
                                         monitoring-plugin check (Nagios/Icinga/Zabbix): one line
@@ -106,6 +108,7 @@ const cli = meow(help, {
     concurrency: { type: 'number' },
     speed: { type: 'number' },
     config: { type: 'string' },
+    device: { type: 'string' },
   },
 });
 
@@ -248,7 +251,7 @@ async function replay(): Promise<void> {
   const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
   let controller: InstanceType<typeof ReplayController>;
   try {
-    controller = new ReplayController(loadRecording(file), speed);
+    controller = new ReplayController(loadRecording(file, flags.device ? { device: flags.device } : {}), speed);
   } catch (err) {
     if (err instanceof RecordingError) fail(err.message);
     throw err;
@@ -277,7 +280,7 @@ async function check(): Promise<void> {
 async function exporter(): Promise<void> {
   const { runExportCommand } = await import('./export/command.js');
   try {
-    await runExportCommand({ urls: rest, flags, env: process.env, stdout: process.stdout, stderr: process.stderr });
+    await runExportCommand({ urls: rest, flags, env: process.env, stdout: process.stdout, stderr: process.stderr, version: pkg.version });
   } catch (err) {
     if (err instanceof UsageError) fail(err.message);
     throw err;
@@ -305,12 +308,7 @@ async function simulate(): Promise<void> {
 /** URL or @profile (from the config file) + flags -> Config; a mistake exits with usage code 2. */
 function configOrExit(target: string, oneShot: boolean): Config {
   try {
-    if (!target.startsWith('@')) return resolveConfig(target, flags as CommonFlags, process.env, { oneShot });
-    const loaded = loadConfigFile(flags.config, process.env);
-    for (const w of loaded?.warnings ?? []) process.stderr.write(`synctop: warning: ${w}\n`);
-    const profile = findProfile(loaded, target.slice(1), process.env);
-    const merged = profileFlags(profile, flags as CommonFlags, process.env);
-    return resolveConfig(merged.url, merged.flags, process.env, { oneShot, ...(merged.token ? { profileToken: merged.token } : {}) });
+    return resolveTarget(target, flags as CommonFlags, process.env, { oneShot, warn: (w) => process.stderr.write(`synctop: warning: ${w}\n`) });
   } catch (err) {
     if (err instanceof UsageError) fail(err.message);
     throw err;

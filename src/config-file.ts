@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { UsageError, type CommonFlags } from './config.js';
+import { resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
 
 const durationText = z.string().regex(/^\d+(\.\d+)?\s*(ns|us|µs|ms|s)$/, 'a time with a unit, such as 1us or 10ms');
 
@@ -159,4 +159,21 @@ function isReadableByOthers(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * A URL or an @profile of the config file, with the flags given, as one Config. Everything that
+ * takes a device (the live monitor, --once/--json, check) goes through here.
+ */
+export function resolveTarget(
+  target: string,
+  flags: CommonFlags & { config?: string },
+  env: NodeJS.ProcessEnv,
+  opts: { oneShot: boolean; warn?: (message: string) => void },
+): Config {
+  if (!target.startsWith('@')) return resolveConfig(target, flags, env, { oneShot: opts.oneShot });
+  const loaded = loadConfigFile(flags.config, env);
+  for (const w of loaded?.warnings ?? []) opts.warn?.(w);
+  const merged = profileFlags(findProfile(loaded, target.slice(1), env), flags, env);
+  return resolveConfig(merged.url, merged.flags, env, { oneShot: opts.oneShot, ...(merged.token ? { profileToken: merged.token } : {}) });
 }

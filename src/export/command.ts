@@ -5,6 +5,7 @@
  */
 import { checkUrl, resolveConfig, UsageError, type CommonFlags } from '../config.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../monitor/fleet.js';
+import { openRecording } from '../record/recorder.js';
 import { startExporter, type Exporter } from './exporter.js';
 
 export const EXPORT_DEFAULT_INTERVAL_S = 10;
@@ -28,6 +29,8 @@ export interface ExportCommandInput {
   env: NodeJS.ProcessEnv;
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** synctop's version, for a recording's header. */
+  version: string;
 }
 
 export async function runExportCommand(input: ExportCommandInput): Promise<Exporter> {
@@ -57,6 +60,17 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such local address' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new UsageError(`cannot listen on ${flags.listen}: ${why}`);
+  }
+  if (config.record) {
+    // One file for the fleet: every line names its device (replay picks one with --device).
+    const file = openRecording(config.record, `fleet of ${urls.length}`, { intervalMs: config.intervalMs, version: input.version }, urls);
+    for (const d of exporter.fleet.devices) file.attach(d.poller.store, d.url);
+    const close = exporter.close.bind(exporter);
+    exporter.close = async () => {
+      await close();
+      await file.close();
+      if (file.error) input.stderr.write(`synctop: ${file.error}\n`);
+    };
   }
   input.stdout.write(`${exporter.url}/metrics\n`);
   input.stdout.write(`exporting ${urls.length} device${urls.length === 1 ? '' : 's'}, polled every ${config.intervalMs / 1000} s, at most ${concurrency} requests in flight\n`);

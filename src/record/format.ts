@@ -11,6 +11,8 @@ export const RECORDING_SCHEMA = 'synctop.recording/1';
 export const recordingHeaderSchema = z.object({
   schema: z.literal(RECORDING_SCHEMA),
   device: z.string(),
+  /** A fleet recording (export --record) names its devices; each entry then names its own. */
+  devices: z.array(z.string()).optional(),
   intervalMs: z.number().positive(),
   startedAt: z.string(),
   version: z.string(),
@@ -23,9 +25,9 @@ const result = <T extends z.ZodType>(data: T) =>
 const unreachableSchema = z.object({ since: z.number(), retryAt: z.number(), reason: z.string() }).nullable();
 
 export const recordingEntrySchema = z.discriminatedUnion('section', [
-  z.object({ at: z.string(), section: z.literal('ntp'), result: result(ntpDataSchema), unreachable: unreachableSchema.optional() }),
-  z.object({ at: z.string(), section: z.literal('gnss'), result: result(gnssDataSchema), unreachable: unreachableSchema.optional() }),
-  z.object({ at: z.string(), section: z.literal('ptp'), result: result(ptpDataSchema), unreachable: unreachableSchema.optional() }),
-  z.object({ at: z.string(), section: z.literal('alarm'), result: result(alarmDataSchema), unreachable: unreachableSchema.optional() }),
+  z.object({ at: z.string(), device: z.string().optional(), section: z.literal('ntp'), result: result(ntpDataSchema), unreachable: unreachableSchema.optional() }),
+  z.object({ at: z.string(), device: z.string().optional(), section: z.literal('gnss'), result: result(gnssDataSchema), unreachable: unreachableSchema.optional() }),
+  z.object({ at: z.string(), device: z.string().optional(), section: z.literal('ptp'), result: result(ptpDataSchema), unreachable: unreachableSchema.optional() }),
+  z.object({ at: z.string(), device: z.string().optional(), section: z.literal('alarm'), result: result(alarmDataSchema), unreachable: unreachableSchema.optional() }),
 ]);
 export type RecordingEntry = z.infer<typeof recordingEntrySchema>;

@@ -17,7 +17,7 @@ export interface Recording {
 export class RecordingError extends Error {}
 
 /** Parses a recording; a bad line is named by its number and what is wrong with it. */
-export function parseRecording(text: string, path: string): Recording {
+export function parseRecording(text: string, path: string, opts: { device?: string } = {}): Recording {
   const lines = text.split('\n');
   const first = lines[0]?.trim() ?? '';
   let headerJson: unknown;
@@ -52,11 +52,25 @@ export function parseRecording(text: string, path: string): Recording {
     if (Number.isNaN(atMs)) throw new RecordingError(`${where}: "at" is not a time`);
     entries.push({ ...entry.data, atMs });
   });
+  const fleet = header.data.devices;
+  if (fleet) {
+    // A fleet recording (export --record): play one of its devices.
+    const device = opts.device ?? fleet[0];
+    if (device === undefined || !fleet.includes(device)) {
+      throw new RecordingError(`${path} holds no device ${opts.device}; it holds ${fleet.join(', ')} (choose with --device)`);
+    }
+    const mine = entries.filter((e) => e.device === device);
+    if (mine.length === 0) throw new RecordingError(`${path} holds no poll results of ${device}`);
+    return { header: { ...header.data, device }, entries: mine };
+  }
+  if (opts.device !== undefined && opts.device !== header.data.device) {
+    throw new RecordingError(`${path} holds only ${header.data.device}`);
+  }
   if (entries.length === 0) throw new RecordingError(`${path} holds no poll results`);
   return { header: header.data, entries };
 }
 
-export function loadRecording(path: string): Recording {
+export function loadRecording(path: string, opts: { device?: string } = {}): Recording {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -64,7 +78,7 @@ export function loadRecording(path: string): Recording {
     const code = (err as NodeJS.ErrnoException).code;
     throw new RecordingError(`cannot read ${path}: ${code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : (code ?? 'unreadable')}`);
   }
-  return parseRecording(text, path);
+  return parseRecording(text, path, opts);
 }
 
 /** Longest wait between two entries at speed 1: a long gap in the field is not relived. */

@@ -11,7 +11,8 @@
  * value, while the value itself keeps its sign.
  */
 import { DeviceClient } from '../api/client.js';
-import { resolveConfig, UsageError, type CommonFlags, type Config } from '../config.js';
+import { UsageError, type CommonFlags, type Config } from '../config.js';
+import { resolveTarget } from '../config-file.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { formatOffset } from '../model/units.js';
 import { pollOnce } from '../monitor/once.js';
@@ -191,7 +192,7 @@ export interface CheckFlags extends CommonFlags {
  */
 export const checkFlagNames: ReadonlySet<string> = new Set([
   'timeout', 'ptpPorts', 'header', 'tokenFile', 'cookieFile', 'insecure', 'ca', 'pinSha256', 'color',
-  'ptpWarn', 'ptpCrit', 'ntpWarn', 'ntpCrit', 'minSats', 'warning', 'critical',
+  'ptpWarn', 'ptpCrit', 'ntpWarn', 'ntpCrit', 'minSats', 'warning', 'critical', 'config',
 ]);
 
 export interface CheckInput {
@@ -210,7 +211,7 @@ export async function runCheck(input: CheckInput): Promise<CheckOutcome> {
   let config: Config;
   let limits: CheckLimits;
   try {
-    config = resolveConfig(url, input.flags, input.env, { oneShot: true });
+    config = resolveTarget(url, input.flags, input.env, { oneShot: true });
     const ptpWarn = parseRangeFlag(input.flags.warning, '-w');
     const ptpCrit = parseRangeFlag(input.flags.critical, '-c');
     limits = { thresholds: config.thresholds, ...(ptpWarn ? { ptpWarn } : {}), ...(ptpCrit ? { ptpCrit } : {}) };

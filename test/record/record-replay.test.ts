@@ -117,3 +117,36 @@ describe('record and replay', () => {
     expect(() => loadRecording(join(dir, 'nope.jsonl'))).toThrow(/no such file/);
   });
 });
+
+describe('an exporter recording', () => {
+  it('holds every device; replay plays the one chosen with --device', async () => {
+    const { runExportCommand } = await import('../../src/export/command.js');
+    const a = await startSimulator({ scenario: 'healthy' });
+    const b = await startSimulator({ scenario: 'ntp-unsynced' });
+    cleanups.push(() => a.close(), () => b.close());
+    const file = join(dir, 'fleet.jsonl');
+    const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+    const exporter = await runExportCommand({
+      urls: [a.url, b.url],
+      flags: { listen: '127.0.0.1:0', interval: 0.5, record: file },
+      env: {},
+      stdout: sink,
+      stderr: sink,
+      version: 'test',
+    });
+    await sleep(1500);
+    await exporter.close();
+
+    const first = loadRecording(file);
+    expect(first.header.device).toBe(a.url);
+    expect(first.entries.every((e) => e.device === a.url)).toBe(true);
+    const second = loadRecording(file, { device: b.url });
+    const replay = new ReplayController(second, 1000);
+    replay.setPaused(true);
+    replay.start();
+    while (!replay.getState().replay!.finished) replay.step(1);
+    expect(replay.getState().ntp.data?.overallStatus).toBe('Not synchronized');
+    expect(() => loadRecording(file, { device: 'http://elsewhere' })).toThrow(/holds no device http:\/\/elsewhere; it holds/);
+    expect(readFileSync(file, 'utf8')).not.toContain('Demo-Smtp-Pa55');
+  });
+});
