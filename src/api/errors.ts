@@ -30,7 +30,8 @@ export function deviceError(fields: {
   showType?: number | null;
 }): ApiError {
   const code = fields.errorCode == null ? '' : String(fields.errorCode);
-  const known = deviceErrorCodes[code];
+  // Own keys only: a device sending errorCode "toString" or "__proto__" must not find Object's.
+  const known = Object.hasOwn(deviceErrorCodes, code) ? deviceErrorCodes[code] : undefined;
   if (known) return { kind: 'device', code, message: known.meaning };
   const raw = [
     `errorCode=${code || '(none)'}`,
