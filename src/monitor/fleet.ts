@@ -19,7 +19,6 @@ import type { SectionName, Snapshot } from '../model/snapshot.js';
 import type { Thresholds, Verdict } from './health.js';
 import { Poller } from './poller.js';
 import type { PtpPortSelection } from './ptp-discovery.js';
-import type { MonitorState } from './state.js';
 import { sectionNames } from './store.js';
 
 /** A counting semaphore: at most `max` tasks run at once; the others wait in order. */
@@ -131,20 +130,13 @@ export class Fleet {
       // The export never shows secrets; the poller masks them before anything else sees them.
       const poller = new Poller(client, { intervalMs: opts.intervalMs, ptpPorts: opts.ptpPorts, showSecrets: false, thresholds: opts.thresholds });
       const device: FleetDevice = { url: client.baseUrl, poller, snapshot: null, polled: perSection(false), durationMs: perSection(null), lastPollAt: null };
-      // Which operation a snapshot brings: the store gives the applied section a new state object.
-      let seen: Pick<MonitorState, SectionName> = poller.getState();
       this.unsubscribe.push(
-        poller.onSnapshot((snapshot) => {
-          const state = poller.getState();
-          for (const name of sectionNames) {
-            if (state[name] === seen[name]) continue;
-            device.polled[name] = true;
-            device.durationMs[name] = pendingMs[name];
-            pendingMs[name] = 0;
-          }
-          seen = state;
-          device.snapshot = snapshot;
-          device.lastPollAt = Date.now();
+        poller.store.onResult((name, _result, at) => {
+          device.polled[name] = true;
+          device.durationMs[name] = pendingMs[name];
+          pendingMs[name] = 0;
+          device.snapshot = poller.store.snapshot(at);
+          device.lastPollAt = at;
         }),
       );
       return device;
