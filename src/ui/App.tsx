@@ -1,18 +1,23 @@
 /**
  * The live monitor: header, panes placed by layout.ts, footer. State comes from the controller
- * (useSyncExternalStore), UI state from a reducer; a once-per-second tick only advances ages.
+ * (useSyncExternalStore), UI state from a reducer; a once-per-second tick only advances ages,
+ * and memoized panes render again only when their own section (or the displayed second) moved.
  */
-import type { ReactNode } from 'react';
-import { useMemo, useReducer } from 'react';
+import type { ComponentType } from 'react';
+import { useEffect, useMemo, useReducer } from 'react';
 import { Box } from 'ink';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
 import type { Size } from './layout.js';
 import { chooseMode, planLayout } from './layout.js';
+import { useBell } from './hooks/useBell.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
 import { useMonitorState } from './hooks/useMonitorState.js';
+import { useNoticeExpiry } from './hooks/useNoticeExpiry.js';
 import { useSecondTick } from './hooks/useSecondTick.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { AlarmPane, alarmPaneWant } from './panes/AlarmPane.js';
+import { DevicesOverlay } from './panes/DevicesOverlay.js';
+import { EventsPane, eventsPaneWant } from './panes/EventsPane.js';
 import { Footer } from './panes/Footer.js';
 import { GnssPane, gnssPaneWant } from './panes/GnssPane.js';
 import { Header } from './panes/Header.js';
@@ -28,6 +33,7 @@ import type { Display } from './widgets/Display.js';
 import { DisplayContext, makeDisplay, useDisplay } from './widgets/Display.js';
 import { StyledLine } from './widgets/StyledLine.js';
 import { PANE_GAP } from './layout.js';
+import type { DeviceChoice } from '../monitor/state.js';
 
 export interface AppProps {
   controller: MonitorController;
@@ -35,35 +41,51 @@ export interface AppProps {
   ascii: boolean;
   /** Fixed terminal size (tests); otherwise the real one, following resizes. */
   size?: Size | undefined;
-  /** Clock (tests); Date.now otherwise. */
+  /** Clock (tests); otherwise the controller's (replay: the recorded moment), else Date.now. */
   now?: (() => number) | undefined;
   onQuit: () => void;
+  /** The `s` key: saves a screendump; resolves to the sentence the footer shows ("screendump saved to ..."). */
+  onScreendump?: () => Promise<string>;
+  /** Ring the terminal bell once each time the health verdict worsens (--bell). */
+  bell?: boolean;
 }
 
-export function App({ controller, color, ascii, size, now, onQuit }: AppProps) {
+export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell }: AppProps) {
   const display = useMemo(() => makeDisplay(color, ascii), [color, ascii]);
   const state = useMonitorState(controller);
   const terminal = useTerminalSize(size);
   useSecondTick();
   const [ui, dispatch] = useReducer(uiReducer, initialUiState);
+  const devices = ui.overlay === 'devices' ? (controller.devices?.() ?? []) : [];
   const lengths: ListLengths = {
     ntpRows: state.ntp.data?.sources.length ?? 0,
     gnssReceivers: state.gnss.data?.receivers.length ?? 0,
     ptpPorts: state.ptp.data?.ports.length ?? 0,
+    events: state.events.length,
+    devices: devices.length,
   };
-  useKeyboard({ controller, dispatch, helpOpen: ui.helpOpen, paused: state.paused, lengths, onQuit });
+  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump });
+  useBell(state.verdict.severity, bell ?? false);
+  useNoticeExpiry(ui.notice, dispatch);
+  // The focused events pane is being read: what it shows is no longer new.
+  const newestEventAt = state.events.newestFirst(1)[0]?.at ?? 0;
+  useEffect(() => {
+    if (ui.focus === 'events' && ui.overlay === null && newestEventAt > ui.eventsSeenAt) dispatch({ type: 'eventsSeen', at: newestEventAt });
+  }, [ui.focus, ui.overlay, ui.eventsSeenAt, newestEventAt]);
+  const clock = now ?? controller.now ?? Date.now;
   return (
     <DisplayContext.Provider value={display}>
-      <Screen state={state} ui={ui} size={terminal} now={(now ?? Date.now)()} />
+      <Screen state={state} ui={ui} size={terminal} now={clock()} devices={devices} />
     </DisplayContext.Provider>
   );
 }
 
-const paneComponents: Record<PaneId, (props: PaneProps) => ReactNode> = {
+const paneComponents: Record<PaneId, ComponentType<PaneProps>> = {
   ntp: NtpPane,
   gnss: GnssPane,
   ptp: PtpPane,
   alarm: AlarmPane,
+  events: EventsPane,
 };
 
 function paneWants(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): Record<PaneId, number> {
@@ -71,31 +93,35 @@ function paneWants(state: MonitorState, ui: UiState, size: Size, display: Displa
   const half = chooseMode(size, ui.zoomed) === 'full' ? Math.floor((size.columns - PANE_GAP) / 2) : size.columns;
   return {
     ntp: ntpPaneWant(state),
-    gnss: gnssPaneWant(state, half, display, ui.gnssReceiver),
+    gnss: gnssPaneWant(state, half, display, ui.gnssReceiver, now),
     ptp: ptpPaneWant(state, half, display, ui.ptpPort, now),
     alarm: alarmPaneWant(state, half),
+    events: eventsPaneWant(state),
   };
 }
 
 /** Everything below the hooks: a pure function of state, UI state, size and time. */
-export function Screen({ state, ui, size, now }: { state: MonitorState; ui: UiState; size: Size; now: number }) {
+export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorState; ui: UiState; size: Size; now: number; devices?: readonly DeviceChoice[] }) {
   const display = useDisplay();
   const header = headerLines(state, now, display);
   const chrome = header.length + 1;
   const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneWants(state, ui, size, display, now));
   const width = plan.width;
   const bodyHeight = Math.max(0, plan.frameHeight - chrome);
+  const eventsVersion = state.events.version;
 
   return (
     <Box flexDirection="column" width={width} height={plan.frameHeight} overflow="hidden" flexShrink={0}>
       <Header lines={header} width={width} />
       <Box flexDirection="column" width={width} height={bodyHeight} overflow="hidden" flexShrink={0}>
-        {ui.helpOpen ? (
+        {ui.overlay === 'help' ? (
           <HelpOverlay width={width} height={bodyHeight} />
+        ) : ui.overlay === 'devices' ? (
+          <DevicesOverlay devices={devices} selected={ui.deviceRow} width={width} height={bodyHeight} />
         ) : (
           plan.blocks.map((block, i) => {
             if (block.kind === 'summary') {
-              return <StyledLine key={`s-${block.pane}`} line={sectionSummary(block.pane, state, now, display)} width={width} />;
+              return <StyledLine key={`s-${block.pane}`} line={sectionSummary(block.pane, state, now, display, ui.eventsSeenAt)} width={width} />;
             }
             return (
               <Box key={`b-${i}`} flexDirection="row" width={width} height={block.height} overflow="hidden" flexShrink={0}>
@@ -103,7 +129,18 @@ export function Screen({ state, ui, size, now }: { state: MonitorState; ui: UiSt
                   <Box key={j} flexDirection="column" width={column.width} marginLeft={j > 0 ? PANE_GAP : 0} flexShrink={0}>
                     {column.slots.map((slot) => {
                       const Pane = paneComponents[slot.pane];
-                      return <Pane key={slot.pane} state={state} ui={ui} now={now} width={slot.width} height={slot.height} focused={ui.focus === slot.pane} />;
+                      return (
+                        <Pane
+                          key={slot.pane}
+                          state={state}
+                          ui={ui}
+                          now={now}
+                          width={slot.width}
+                          height={slot.height}
+                          focused={ui.focus === slot.pane}
+                          eventsVersion={eventsVersion}
+                        />
+                      );
                     })}
                   </Box>
                 ))}
@@ -112,7 +149,7 @@ export function Screen({ state, ui, size, now }: { state: MonitorState; ui: UiSt
           })
         )}
       </Box>
-      <Footer width={width} />
+      <Footer width={width} notice={ui.notice} />
     </Box>
   );
 }

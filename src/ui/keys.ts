@@ -4,12 +4,12 @@
  */
 import type { Key } from 'ink';
 import type { Glyphs } from './theme.js';
-import type { PaneId } from './ui-state.js';
+import type { Overlay, PaneId } from './ui-state.js';
 import { PANES, paneTitles } from './ui-state.js';
 
 export type KeySpec =
   | { char: string }
-  | { name: 'tab' | 'shiftTab' | 'up' | 'down' | 'left' | 'right' | 'escape' }
+  | { name: 'tab' | 'shiftTab' | 'up' | 'down' | 'left' | 'right' | 'escape' | 'return' }
   | { ctrl: string };
 
 export type Command =
@@ -21,7 +21,11 @@ export type Command =
   | { type: 'pollNow' }
   | { type: 'togglePause' }
   | { type: 'toggleHelp' }
-  | { type: 'closeHelp' }
+  | { type: 'closeOverlay' }
+  | { type: 'devices' }
+  | { type: 'chooseDevice' }
+  | { type: 'step'; delta: 1 | -1 }
+  | { type: 'screendump' }
   | { type: 'quit' };
 
 export interface Binding {
@@ -33,6 +37,8 @@ export interface Binding {
   footer?: string;
   /** Still active while the help overlay is open (the overlay is otherwise modal). */
   inHelp?: boolean;
+  /** Active while the device list is open (which is otherwise modal); `only`: nowhere else. */
+  inDevices?: boolean | 'only';
 }
 
 export const bindings: readonly Binding[] = [
@@ -46,14 +52,19 @@ export const bindings: readonly Binding[] = [
   { keys: [{ name: 'shiftTab' }], command: { type: 'cycleFocus', delta: -1 }, help: 'focus previous pane' },
   { keys: [{ name: 'left' }, { char: 'h' }], command: { type: 'switchItem', delta: -1 }, help: 'previous GNSS receiver / PTP port' },
   { keys: [{ name: 'right' }, { char: 'l' }], command: { type: 'switchItem', delta: 1 }, help: 'next GNSS receiver / PTP port' },
-  { keys: [{ name: 'up' }, { char: 'k' }], command: { type: 'moveSelection', delta: -1 }, help: 'select previous NTP source / PTP port', footer: 'select' },
-  { keys: [{ name: 'down' }, { char: 'j' }], command: { type: 'moveSelection', delta: 1 }, help: 'select next NTP source / PTP port' },
+  { keys: [{ name: 'up' }, { char: 'k' }], command: { type: 'moveSelection', delta: -1 }, help: 'select previous source / port / device, scroll events', footer: 'select', inDevices: true },
+  { keys: [{ name: 'down' }, { char: 'j' }], command: { type: 'moveSelection', delta: 1 }, help: 'select next source / port / device, scroll events', inDevices: true },
+  { keys: [{ name: 'return' }], command: { type: 'chooseDevice' }, help: 'switch to the selected device', inDevices: 'only' },
   { keys: [{ char: 'z' }], command: { type: 'toggleZoom' }, help: 'zoom the focused pane / back to all panes (big terminals)', footer: 'zoom' },
   { keys: [{ char: 'r' }], command: { type: 'pollNow' }, help: 'poll the device now', footer: 'poll' },
-  { keys: [{ char: ' ' }], command: { type: 'togglePause' }, help: 'pause / resume polling', footer: 'pause' },
+  { keys: [{ char: ' ' }], command: { type: 'togglePause' }, help: 'pause / resume polling (or replay)', footer: 'pause' },
+  { keys: [{ char: 'd' }], command: { type: 'devices' }, help: 'devices: switch profile (--config)', inDevices: true },
+  { keys: [{ char: '[' }], command: { type: 'step', delta: -1 }, help: 'replay: step back' },
+  { keys: [{ char: ']' }], command: { type: 'step', delta: 1 }, help: 'replay: step forward' },
+  { keys: [{ char: 's' }], command: { type: 'screendump' }, help: 'screendump to a file' },
   { keys: [{ char: '?' }], command: { type: 'toggleHelp' }, help: 'show / hide this help', footer: 'help', inHelp: true },
-  { keys: [{ name: 'escape' }], command: { type: 'closeHelp' }, help: 'close this help', inHelp: true },
-  { keys: [{ char: 'q' }, { ctrl: 'c' }], command: { type: 'quit' }, help: 'quit', footer: 'quit', inHelp: true },
+  { keys: [{ name: 'escape' }], command: { type: 'closeOverlay' }, help: 'close help / device list', inHelp: true, inDevices: true },
+  { keys: [{ char: 'q' }, { ctrl: 'c' }], command: { type: 'quit' }, help: 'quit', footer: 'quit', inHelp: true, inDevices: true },
 ];
 
 export function matchesKey(spec: KeySpec, input: string, key: Key): boolean {
@@ -76,13 +87,20 @@ export function matchesKey(spec: KeySpec, input: string, key: Key): boolean {
       return key.rightArrow;
     case 'escape':
       return key.escape;
+    case 'return':
+      return key.return;
   }
 }
 
-/** The command a key press means, or null; while help is open only `inHelp` bindings act. */
-export function commandFor(input: string, key: Key, helpOpen: boolean): Command | null {
+/**
+ * The command a key press means, or null. Overlays are modal: while help is open only `inHelp`
+ * bindings act, while the device list is open only `inDevices` ones.
+ */
+export function commandFor(input: string, key: Key, overlay: Overlay): Command | null {
   for (const binding of bindings) {
-    if (helpOpen && !binding.inHelp) continue;
+    if (overlay === 'help' && !binding.inHelp) continue;
+    if (overlay === 'devices' && !binding.inDevices) continue;
+    if (overlay === null && binding.inDevices === 'only') continue;
     const index = binding.keys.findIndex((spec) => matchesKey(spec, input, key));
     if (index < 0) continue;
     return typeof binding.command === 'function' ? binding.command(index) : binding.command;
@@ -101,10 +119,16 @@ export function keyLabel(spec: KeySpec, glyphs: Glyphs): string {
     left: glyphs.left,
     right: glyphs.right,
     escape: 'Esc',
+    return: 'Enter',
   };
   return names[spec.name];
 }
 
 export function bindingLabel(binding: Binding, glyphs: Glyphs): string {
+  const chars = binding.keys.map((k) => ('char' in k ? k.char : ''));
+  // A run of digits reads better as a range: "1-5", not "1/2/3/4/5".
+  if (chars.length > 2 && chars.every((c, i) => /^\d$/.test(c) && (i === 0 || Number(c) === Number(chars[i - 1]) + 1))) {
+    return `${chars[0]}-${chars[chars.length - 1]}`;
+  }
   return binding.keys.map((k) => keyLabel(k, glyphs)).join('/');
 }

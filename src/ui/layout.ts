@@ -4,7 +4,8 @@
  * tmux scrollback is wiped) and no slot is wider than the terminal.
  *
  *   full  (>= 120x40): NTP across the top; below it GNSS over Alarm on the left, PTP (port
- *         list and the selected port's detail, the tallest pane) on the right.
+ *         list and the selected port's detail, the tallest pane) over Events on the right.
+ *         Events takes every line PTP leaves, down to the footer: more lines, more history.
  *   focus (smaller, or zoomed): the focused pane gets the room, the others one line each.
  *   tiny  (< 60x15): one-screen summary, one line per section.
  */
@@ -44,6 +45,10 @@ export const FULL_MIN: Size = { columns: 120, rows: 40 };
 export const TINY_BELOW: Size = { columns: 60, rows: 15 };
 /** Columns between side-by-side panes. */
 export const PANE_GAP = 2;
+/** The events pane in the full layout: at least its title and this many events. */
+export const MIN_EVENT_LINES = 3;
+/** What the event log asks for when the full layout shares lines (it then fills what is left). */
+export const EVENTS_WANT_CAP = 6;
 
 export function chooseMode(size: Size, zoomed: boolean): LayoutMode {
   if (size.columns < TINY_BELOW.columns || size.rows < TINY_BELOW.rows) return 'tiny';
@@ -72,22 +77,23 @@ export function planLayout(size: Size, focus: PaneId, zoomed: boolean, chrome: n
   }
 
   // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it.
-  const bottomWant = Math.max(want.ptp, want.gnss + want.alarm);
+  const events = Math.min(want.events, 1 + EVENTS_WANT_CAP);
+  const bottomWant = Math.max(want.ptp + events, want.gnss + want.alarm);
   const ntp = Math.min(want.ntp, Math.max(Math.ceil(avail * 0.4), avail - bottomWant));
   const bottom = Math.max(0, avail - ntp);
   const gnss = Math.min(want.gnss, Math.max(Math.ceil(bottom / 2), bottom - want.alarm));
   const alarm = Math.min(want.alarm, bottom - gnss);
-  const ptp = Math.min(want.ptp, bottom);
+  const ptp = Math.max(0, Math.min(want.ptp, bottom - Math.min(bottom, 1 + MIN_EVENT_LINES)));
   const left = Math.floor((width - PANE_GAP) / 2);
   const right = width - PANE_GAP - left;
   return plan([
     single('ntp', width, ntp),
     {
       kind: 'panes',
-      height: Math.max(gnss + alarm, ptp),
+      height: bottom,
       columns: [
         { width: left, slots: [{ pane: 'gnss', width: left, height: gnss }, { pane: 'alarm', width: left, height: alarm }] },
-        { width: right, slots: [{ pane: 'ptp', width: right, height: ptp }] },
+        { width: right, slots: [{ pane: 'ptp', width: right, height: ptp }, { pane: 'events', width: right, height: bottom - ptp }] },
       ],
     },
   ]);

@@ -67,6 +67,20 @@ export const antennaStates: Record<string, StateStyle> = {
   'not-support': { token: 'muted', symbol: '-', word: 'not supported' },
 };
 
+/** Severities of derived events, and the health verdict: symbol and word beside the color. */
+export const eventSeverities: Record<'info' | 'ok' | 'warning' | 'critical', StateStyle> = {
+  critical: { token: 'bad', symbol: '!', word: 'critical' },
+  warning: { token: 'warn', symbol: '~', word: 'warning' },
+  ok: { token: 'ok', symbol: '*', word: 'recovered' },
+  info: { token: 'muted', symbol: '-', word: 'info' },
+};
+
+export const verdictStyles: Record<'ok' | 'warning' | 'critical', StateStyle> = {
+  ok: { token: 'ok', symbol: '*', word: 'OK' },
+  warning: { token: 'warn', symbol: '~', word: 'WARNING' },
+  critical: { token: 'bad', symbol: '!', word: 'CRITICAL' },
+};
+
 /** Anything a device sends that no table knows: shown as sent, dimmed, never hidden. */
 export function styleOf(table: Record<string, StateStyle>, value: string | null | undefined): StateStyle {
   if (value === null || value === undefined) return { token: 'muted', symbol: '?', word: '-' };
@@ -97,6 +111,8 @@ export interface Glyphs {
   ellipsis: string;
   inUse: string;
   live: string;
+  /** Marks an event not yet seen in the focused events pane. */
+  fresh: string;
 }
 
 export const unicodeGlyphs: Glyphs = {
@@ -114,6 +130,7 @@ export const unicodeGlyphs: Glyphs = {
   ellipsis: '…',
   inUse: '◆',
   live: '●',
+  fresh: '•',
 };
 
 export const asciiGlyphs: Glyphs = {
@@ -131,6 +148,7 @@ export const asciiGlyphs: Glyphs = {
   ellipsis: '~',
   inUse: '@',
   live: '*',
+  fresh: 'N',
 };
 
 export function glyphsFor(ascii: boolean): Glyphs {

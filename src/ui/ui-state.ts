@@ -1,35 +1,67 @@
 /**
- * UI state (focus, selections, help overlay) and its reducer: pure, with typed actions, so
- * every key's effect is unit-tested without a terminal. Selections are indices, clamped with
- * the list length the action carries (the reducer does not know the data) and clamped again at
- * render time, because the device can shrink a list between two key presses.
+ * UI state (focus, selections, overlays, the footer notice) and its reducer: pure, with typed
+ * actions, so every key's effect is unit-tested without a terminal. Selections are indices,
+ * clamped with the list length the action carries (the reducer does not know the data) and
+ * clamped again at render time, because the device can shrink a list between two key presses.
  */
 import type { SectionName } from '../model/snapshot.js';
+import type { Token } from './theme.js';
 
-export type PaneId = SectionName;
-export const PANES: readonly PaneId[] = ['ntp', 'gnss', 'ptp', 'alarm'];
-export const paneTitles: Record<PaneId, string> = { ntp: 'NTP', gnss: 'GNSS', ptp: 'PTP', alarm: 'Alarm mail' };
+export type PaneId = SectionName | 'events';
+export const PANES: readonly PaneId[] = ['ntp', 'gnss', 'ptp', 'alarm', 'events'];
+export const paneTitles: Record<PaneId, string> = { ntp: 'NTP', gnss: 'GNSS', ptp: 'PTP', alarm: 'Alarm mail', events: 'Events' };
+
+/** What covers the panes: nothing, the help, or the device list (`d`). Each is modal. */
+export type Overlay = 'help' | 'devices' | null;
+
+export interface Notice {
+  text: string;
+  token: Token;
+  /** Tells a late "clear" from the notice that replaced it. */
+  id: number;
+}
 
 export interface UiState {
   focus: PaneId;
-  helpOpen: boolean;
+  overlay: Overlay;
   /** Selected row of the NTP source table. */
   ntpRow: number;
   /** Selected GNSS receiver. */
   gnssReceiver: number;
   /** Selected PTP port. */
   ptpPort: number;
+  /** First event shown (0 = the newest), moved by ↑/↓ in the events pane. */
+  eventsTop: number;
+  /** Epoch ms of the newest event seen in the focused events pane: later ones are "new". */
+  eventsSeenAt: number;
+  /** Selected row of the device list. */
+  deviceRow: number;
   /** Big terminals only: show the focused pane alone (small terminals always do). */
   zoomed: boolean;
+  /** A short message in the footer (screendump saved, no device profiles), cleared after a while. */
+  notice: Notice | null;
 }
 
-export const initialUiState: UiState = { focus: 'ntp', helpOpen: false, ntpRow: 0, gnssReceiver: 0, ptpPort: 0, zoomed: false };
+export const initialUiState: UiState = {
+  focus: 'ntp',
+  overlay: null,
+  ntpRow: 0,
+  gnssReceiver: 0,
+  ptpPort: 0,
+  eventsTop: 0,
+  eventsSeenAt: 0,
+  deviceRow: 0,
+  zoomed: false,
+  notice: null,
+};
 
 /** How many items each list holds now; actions carry it so the reducer stays pure. */
 export interface ListLengths {
   ntpRows: number;
   gnssReceivers: number;
   ptpPorts: number;
+  events: number;
+  devices: number;
 }
 
 export type UiAction =
@@ -39,7 +71,11 @@ export type UiAction =
   | { type: 'moveSelection'; delta: 1 | -1; lengths: ListLengths }
   | { type: 'toggleZoom' }
   | { type: 'toggleHelp' }
-  | { type: 'closeHelp' };
+  | { type: 'closeOverlay' }
+  | { type: 'openDevices'; current: number }
+  | { type: 'eventsSeen'; at: number }
+  | { type: 'notice'; text: string; token: Token }
+  | { type: 'clearNotice'; id: number };
 
 export function clampIndex(index: number, length: number): number {
   return length <= 0 ? 0 : Math.max(0, Math.min(index, length - 1));
@@ -56,24 +92,36 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     }
     case 'switchItem':
       // ←/→ change the receiver in GNSS and the port in PTP; elsewhere nothing to switch.
+      if (state.overlay) return state;
       if (state.focus === 'gnss') return move(state, 'gnssReceiver', action.delta, action.lengths.gnssReceivers);
       if (state.focus === 'ptp') return move(state, 'ptpPort', action.delta, action.lengths.ptpPorts);
       return state;
     case 'moveSelection':
-      // ↑/↓ move in lists: NTP sources and PTP ports.
+      // ↑/↓ move in lists: the device list when open, NTP sources, PTP ports, the event log.
+      if (state.overlay === 'devices') return move(state, 'deviceRow', action.delta, action.lengths.devices);
+      if (state.overlay) return state;
       if (state.focus === 'ntp') return move(state, 'ntpRow', action.delta, action.lengths.ntpRows);
       if (state.focus === 'ptp') return move(state, 'ptpPort', action.delta, action.lengths.ptpPorts);
+      if (state.focus === 'events') return move(state, 'eventsTop', action.delta, action.lengths.events);
       return state;
     case 'toggleZoom':
       return { ...state, zoomed: !state.zoomed };
     case 'toggleHelp':
-      return { ...state, helpOpen: !state.helpOpen };
-    case 'closeHelp':
-      return state.helpOpen ? { ...state, helpOpen: false } : state;
+      return { ...state, overlay: state.overlay === 'help' ? null : 'help' };
+    case 'closeOverlay':
+      return state.overlay ? { ...state, overlay: null } : state;
+    case 'openDevices':
+      return { ...state, overlay: 'devices', deviceRow: Math.max(0, action.current) };
+    case 'eventsSeen':
+      return action.at > state.eventsSeenAt ? { ...state, eventsSeenAt: action.at } : state;
+    case 'notice':
+      return { ...state, notice: { text: action.text, token: action.token, id: (state.notice?.id ?? 0) + 1 } };
+    case 'clearNotice':
+      return state.notice?.id === action.id ? { ...state, notice: null } : state;
   }
 }
 
-function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort', delta: number, length: number): UiState {
+function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow', delta: number, length: number): UiState {
   const next = clampIndex(clampIndex(state[field], length) + delta, length);
   return next === state[field] ? state : { ...state, [field]: next };
 }

@@ -39,7 +39,7 @@ describe('frame contract', () => {
         const app = await renderApp(make(), { columns, rows, ascii });
         expect(frameViolations(app.frame(), columns, rows)).toEqual([]);
         // Focus every pane (zooms it in small layouts) and open help: still within bounds.
-        for (const k of ['2', '3', '4', '?']) {
+        for (const k of ['2', '3', '4', '5', '?']) {
           await app.press(k);
           expect(frameViolations(app.frame(), columns, rows)).toEqual([]);
         }
@@ -57,7 +57,7 @@ describe('panes', () => {
     expect(f).toContain('every 2s');
     expect(f).toContain('LIVE');
     expect(f).toMatch(/updated \d\d:\d\d:\d\d/);
-    expect(f).toContain('NTP synced to ntp1.example.net · GNSS 1 working, 33 sats · PTP 1/2 STABLE');
+    expect(f).toContain('* OK · NTP synced to ntp1.example.net · GNSS 1 working, 33 sats · PTP 1/2 STABLE');
     // NTP: state symbols, the source in use marked, reach marks with octal, scaled offsets.
     expect(f).toMatch(/\* ◆ ntp1\.example\.net/);
     expect(f).toContain('●●●●●●●● 377');
@@ -71,7 +71,7 @@ describe('panes', () => {
     expect(f).toMatch(/total\s+33/);
     // PTP: port list and the selected port's detail.
     expect(f).toContain('~ ACQUIRING');
-    expect(f).toContain('6 (locked, primary ref)');
+    expect(f).toContain('6 (locked to a primary reference');
     expect(f).toContain('001122.3344.556677-1');
     // Alarm: password exactly as the model holds it.
     expect(f).toMatch(/password\s+\*\*\*/);
@@ -158,7 +158,7 @@ describe('panes', () => {
   it('50x12: a one-screen summary', async () => {
     const app = await renderApp(healthyState(), { columns: 50, rows: 12 });
     const lines = app.lines();
-    expect(lines.filter((l) => /^[1-4] (NTP|GNSS|PTP|Alarm)/.test(l))).toHaveLength(4);
+    expect(lines.filter((l) => /^[1-5] (NTP|GNSS|PTP|Alarm|Events)/.test(l))).toHaveLength(5);
     app.unmount();
   });
 });
@@ -179,7 +179,7 @@ describe('keys', () => {
     app.unmount();
   });
 
-  it('1-4, Tab and Shift-Tab move the focus, visible in the title rule', async () => {
+  it('1-5, Tab and Shift-Tab move the focus, visible in the title rule', async () => {
     const app = await renderApp(healthyState());
     const focused = () => app.lines().find((l) => /^━▶ \d/.test(l))?.slice(3, 4);
     expect(focused()).toBe('1');
@@ -190,9 +190,11 @@ describe('keys', () => {
     await app.press(keys.tab);
     expect(focusedTitle()).toBe('4');
     await app.press(keys.tab);
+    expect(focusedTitle()).toBe('5');
+    await app.press(keys.tab);
     expect(focusedTitle()).toBe('1');
     await app.press(keys.shiftTab);
-    expect(focusedTitle()).toBe('4');
+    expect(focusedTitle()).toBe('5');
     await app.press('2');
     expect(focusedTitle()).toBe('2');
     app.unmount();
@@ -221,7 +223,7 @@ describe('keys', () => {
     expect(state()).toBe('* STABLE');
     await app.press(keys.down);
     expect(state()).toBe('~ ACQUIRING');
-    expect(stripAnsi(app.frame())).toContain('7 (holdover, in spec)');
+    expect(stripAnsi(app.frame())).toContain('7 (holdover, within specification)');
     await app.press(keys.left);
     expect(state()).toBe('* STABLE');
     await app.press('l');

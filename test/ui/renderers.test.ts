@@ -227,14 +227,14 @@ describe('PTP port renderer', () => {
       'offset': '+12ns ▁▅█',
       'path delay': '+1.48µs',
       'master offset': '-8ns',
-      'steps removed': '1',
+      'steps removed': '1 (directly attached to the grandmaster)',
       'rate offset': '+0.012ppm',
       'GM present': '* yes',
       'GM identity': '001122.3344.556677',
       'parent port': '001122.3344.556677-1',
-      'GM class': '6 (locked, primary ref)',
+      'GM class': '6 (locked to a primary reference (e.g. GNSS))',
       'GM accuracy': '0x21 (within 100 ns)',
-      'GM variance': '20061',
+      'GM variance': '0x4E5D (deviation about 34 ns)',
       'GM priority': '128 / 128',
       'updated': '3s ago',
     });
@@ -261,13 +261,14 @@ describe('PTP port renderer', () => {
   });
 
   it('explains clock class and accuracy', () => {
-    expect(clockClassText(248)).toBe('248 (default, unlocked)');
-    expect(clockClassText(99)).toBe('99');
+    expect(clockClassText(248)).toBe('248 (default: not synchronized to any reference)');
+    expect(clockClassText(7)).toBe('7 (holdover, within specification)');
+    expect(clockClassText(99)).toBe('99 (alternate PTP profile)');
     expect(clockClassText(null)).toBe('-');
     expect(clockAccuracyText(0x23, false)).toBe('0x23 (within 1 µs)');
     expect(clockAccuracyText(0x23, true)).toBe('0x23 (within 1 us)');
     expect(clockAccuracyText(0xfe, true)).toBe('0xFE (unknown)');
-    expect(clockAccuracyText(0x99, true)).toBe('153');
+    expect(clockAccuracyText(0x99, true)).toBe('0x99 (reserved)');
   });
 });
 
@@ -322,7 +323,10 @@ describe('header, sections and summaries', () => {
     };
     const lines = headerLines(s, NOW, uni);
     expect(lines).toHaveLength(3);
-    expect(lineText(lines[2]!)).toBe('WARNING: PTP port 1 ACQUIRING (+1 more)');
+    expect(lineText(lines[2]!)).toBe('~ PTP port 1 ACQUIRING (+1 more)');
+    // The verdict word itself leads the second line, with its symbol.
+    expect(lineText(lines[1]!)).toMatch(/^~ WARNING · NTP synced/);
+    expect(lines[1]![0]!.token).toBe('warn');
     expect(lines[2]![0]!.token).toBe('warn');
     expect(healthLine(healthyState())).toBeNull();
   });

@@ -7,14 +7,14 @@ import { asciiGlyphs, unicodeGlyphs } from '../../src/ui/theme.js';
 import type { PaneId, UiAction, UiState } from '../../src/ui/ui-state.js';
 import { PANES, initialUiState, uiReducer } from '../../src/ui/ui-state.js';
 
-const lengths = { ntpRows: 3, gnssReceivers: 2, ptpPorts: 2 };
+const lengths = { ntpRows: 3, gnssReceivers: 2, ptpPorts: 2, events: 4, devices: 3 };
 
 describe('UI reducer', () => {
   const at = (over: Partial<UiState>): UiState => ({ ...initialUiState, ...over });
   it.each<[string, UiState, UiAction, Partial<UiState>]>([
     ['focus a pane', at({}), { type: 'focus', pane: 'ptp' }, { focus: 'ptp' }],
-    ['Tab cycles forward', at({ focus: 'alarm' }), { type: 'cycleFocus', delta: 1 }, { focus: 'ntp' }],
-    ['Shift-Tab cycles back', at({ focus: 'ntp' }), { type: 'cycleFocus', delta: -1 }, { focus: 'alarm' }],
+    ['Tab cycles forward', at({ focus: 'events' }), { type: 'cycleFocus', delta: 1 }, { focus: 'ntp' }],
+    ['Shift-Tab cycles back', at({ focus: 'ntp' }), { type: 'cycleFocus', delta: -1 }, { focus: 'events' }],
     ['↓ moves the NTP row', at({ focus: 'ntp' }), { type: 'moveSelection', delta: 1, lengths }, { ntpRow: 1 }],
     ['↓ stops at the last row', at({ focus: 'ntp', ntpRow: 2 }), { type: 'moveSelection', delta: 1, lengths }, { ntpRow: 2 }],
     ['↑ stops at the first row', at({ focus: 'ntp' }), { type: 'moveSelection', delta: -1, lengths }, { ntpRow: 0 }],
@@ -25,9 +25,21 @@ describe('UI reducer', () => {
     ['← in NTP does nothing', at({ focus: 'ntp', ntpRow: 1 }), { type: 'switchItem', delta: -1, lengths }, {}],
     ['a shrunken list clamps first', at({ focus: 'ntp', ntpRow: 9 }), { type: 'moveSelection', delta: -1, lengths }, { ntpRow: 1 }],
     ['an empty list stays at 0', at({ focus: 'ptp' }), { type: 'moveSelection', delta: 1, lengths: { ...lengths, ptpPorts: 0 } }, { ptpPort: 0 }],
-    ['? opens help', at({}), { type: 'toggleHelp' }, { helpOpen: true }],
-    ['? closes help', at({ helpOpen: true }), { type: 'toggleHelp' }, { helpOpen: false }],
-    ['Esc closes help', at({ helpOpen: true }), { type: 'closeHelp' }, { helpOpen: false }],
+    ['? opens help', at({}), { type: 'toggleHelp' }, { overlay: 'help' }],
+    ['? closes help', at({ overlay: 'help' }), { type: 'toggleHelp' }, { overlay: null }],
+    ['Esc closes help', at({ overlay: 'help' }), { type: 'closeOverlay' }, { overlay: null }],
+    ['Esc closes the device list', at({ overlay: 'devices', deviceRow: 2 }), { type: 'closeOverlay' }, { overlay: null }],
+    ['d opens the device list at the current device', at({}), { type: 'openDevices', current: 1 }, { overlay: 'devices', deviceRow: 1 }],
+    ['↓ moves the device selection while the list is open', at({ focus: 'ntp', overlay: 'devices' }), { type: 'moveSelection', delta: 1, lengths }, { deviceRow: 1 }],
+    ['↓ stops at the last device', at({ overlay: 'devices', deviceRow: 2 }), { type: 'moveSelection', delta: 1, lengths }, {}],
+    ['↓ does not move the NTP row under help', at({ focus: 'ntp', overlay: 'help' }), { type: 'moveSelection', delta: 1, lengths }, {}],
+    ['↓ scrolls the event log back', at({ focus: 'events' }), { type: 'moveSelection', delta: 1, lengths }, { eventsTop: 1 }],
+    ['Tab from Alarm reaches Events', at({ focus: 'alarm' }), { type: 'cycleFocus', delta: 1 }, { focus: 'events' }],
+    ['events seen up to a time', at({ eventsSeenAt: 10 }), { type: 'eventsSeen', at: 20 }, { eventsSeenAt: 20 }],
+    ['events seen never go back', at({ eventsSeenAt: 30 }), { type: 'eventsSeen', at: 20 }, {}],
+    ['a notice', at({}), { type: 'notice', text: 'saved', token: 'ok' }, { notice: { text: 'saved', token: 'ok', id: 1 } }],
+    ['a notice clears itself', at({ notice: { text: 'saved', token: 'ok', id: 3 } }), { type: 'clearNotice', id: 3 }, { notice: null }],
+    ['a late clear leaves a newer notice', at({ notice: { text: 'saved', token: 'ok', id: 4 } }), { type: 'clearNotice', id: 3 }, {}],
     ['z zooms', at({}), { type: 'toggleZoom' }, { zoomed: true }],
   ])('%s', (_name, state, action, change) => {
     const before = structuredClone(state);
@@ -38,7 +50,7 @@ describe('UI reducer', () => {
   it('returns the same object when nothing changes (no re-render)', () => {
     const s = at({ focus: 'ntp' });
     expect(uiReducer(s, { type: 'focus', pane: 'ntp' })).toBe(s);
-    expect(uiReducer(s, { type: 'closeHelp' })).toBe(s);
+    expect(uiReducer(s, { type: 'closeOverlay' })).toBe(s);
     expect(uiReducer(s, { type: 'moveSelection', delta: -1, lengths })).toBe(s);
   });
 });
@@ -64,7 +76,13 @@ describe('key table', () => {
     ['r', key(), { type: 'pollNow' }],
     [' ', key(), { type: 'togglePause' }],
     ['?', key(), { type: 'toggleHelp' }],
-    ['', key({ escape: true }), { type: 'closeHelp' }],
+    ['', key({ escape: true }), { type: 'closeOverlay' }],
+    ['5', key(), { type: 'focus', pane: 'events' }],
+    ['d', key(), { type: 'devices' }],
+    ['[', key(), { type: 'step', delta: -1 }],
+    [']', key(), { type: 'step', delta: 1 }],
+    ['s', key(), { type: 'screendump' }],
+    ['', key({ return: true }), null],
     ['q', key(), { type: 'quit' }],
     ['c', key({ ctrl: true }), { type: 'quit' }],
     ['z', key(), { type: 'toggleZoom' }],
@@ -72,15 +90,32 @@ describe('key table', () => {
     ['x', key(), null],
     ['c', key(), null],
   ])('%j %o -> %o', (input, k, want) => {
-    expect(commandFor(input, k, false)).toEqual(want);
+    expect(commandFor(input, k, null)).toEqual(want);
   });
 
   it('makes the help overlay modal: only ?, Esc, q and Ctrl-C act', () => {
-    expect(commandFor('1', key(), true)).toBeNull();
-    expect(commandFor('r', key(), true)).toBeNull();
-    expect(commandFor('?', key(), true)).toEqual({ type: 'toggleHelp' });
-    expect(commandFor('', key({ escape: true }), true)).toEqual({ type: 'closeHelp' });
-    expect(commandFor('q', key(), true)).toEqual({ type: 'quit' });
+    expect(commandFor('1', key(), 'help')).toBeNull();
+    expect(commandFor('r', key(), 'help')).toBeNull();
+    expect(commandFor('d', key(), 'help')).toBeNull();
+    expect(commandFor('?', key(), 'help')).toEqual({ type: 'toggleHelp' });
+    expect(commandFor('', key({ escape: true }), 'help')).toEqual({ type: 'closeOverlay' });
+    expect(commandFor('q', key(), 'help')).toEqual({ type: 'quit' });
+  });
+
+  it('makes the device list modal: ↑/↓ j/k, Enter, Esc, d, q act; panes keys do not', () => {
+    expect(commandFor('', key({ return: true }), 'devices')).toEqual({ type: 'chooseDevice' });
+    expect(commandFor('j', key(), 'devices')).toEqual({ type: 'moveSelection', delta: 1 });
+    expect(commandFor('', key({ upArrow: true }), 'devices')).toEqual({ type: 'moveSelection', delta: -1 });
+    expect(commandFor('', key({ escape: true }), 'devices')).toEqual({ type: 'closeOverlay' });
+    expect(commandFor('d', key(), 'devices')).toEqual({ type: 'devices' });
+    expect(commandFor('q', key(), 'devices')).toEqual({ type: 'quit' });
+    expect(commandFor('1', key(), 'devices')).toBeNull();
+    expect(commandFor('r', key(), 'devices')).toBeNull();
+    expect(commandFor('s', key(), 'devices')).toBeNull();
+  });
+
+  it('labels the pane keys as a range', () => {
+    expect(bindingLabel(bindings[0]!, unicodeGlyphs)).toBe('1-5');
   });
 
   it('labels every binding, in ASCII too', () => {
@@ -90,7 +125,7 @@ describe('key table', () => {
 });
 
 describe('layout', () => {
-  const want = { ntp: 12, gnss: 11, ptp: 19, alarm: 7 };
+  const want = { ntp: 12, gnss: 11, ptp: 19, alarm: 7, events: 5 };
   const sizes = [
     [200, 60], [120, 40], [121, 45], [119, 40], [100, 30], [80, 24], [60, 15], [59, 30], [50, 12], [40, 8], [20, 5],
   ] as const;
@@ -117,7 +152,7 @@ describe('layout', () => {
     for (const chrome of [3, 4]) {
       for (const focus of PANES) {
         const plan = planLayout({ columns, rows }, focus, false, chrome, want);
-        expect(planHeight(plan) + chrome).toBeLessThanOrEqual(Math.max(rows - 1, chrome + (plan.mode === 'tiny' ? 4 : 0)));
+        expect(planHeight(plan) + chrome).toBeLessThanOrEqual(Math.max(rows - 1, chrome + (plan.mode === 'tiny' ? PANES.length : 0)));
         for (const b of plan.blocks) {
           if (b.kind !== 'panes') continue;
           const used = b.columns.reduce((s, c) => s + c.width, 0) + 2 * (b.columns.length - 1);
@@ -131,28 +166,36 @@ describe('layout', () => {
     }
   });
 
-  it('full: NTP on top, GNSS over Alarm beside PTP below', () => {
+  it('full: NTP on top, GNSS over Alarm beside PTP over Events below', () => {
     const plan = planLayout({ columns: 120, rows: 40 }, 'ntp', false, 3, want);
     const shape = plan.blocks.map((b) => (b.kind === 'panes' ? b.columns.map((c) => c.slots.map((s) => `${s.pane}:${s.height}`).join('/')).join(' | ') : b.pane));
-    expect(shape).toEqual(['ntp:12', 'gnss:11/alarm:7 | ptp:19']);
+    expect(shape).toEqual(['ntp:12', 'gnss:11/alarm:7 | ptp:19/events:5']);
     expect(planHeight(plan)).toBeLessThanOrEqual(36);
   });
 
   it('full: a big device shares the lines, NTP keeps at least 40%', () => {
-    const plan = planLayout({ columns: 120, rows: 40 }, 'ntp', false, 3, { ntp: 20, gnss: 10, ptp: 25, alarm: 13 });
+    const plan = planLayout({ columns: 120, rows: 40 }, 'ntp', false, 3, { ntp: 20, gnss: 10, ptp: 25, alarm: 13, events: 30 });
     const heights = paneSlots(plan).map((s) => `${s.pane}:${s.height}`);
-    expect(heights).toEqual(['ntp:15', 'gnss:10', 'alarm:11', 'ptp:21']);
+    // Events keeps its title and three events; PTP's detail gives way (it says how much is hidden).
+    expect(heights).toEqual(['ntp:15', 'gnss:10', 'alarm:11', 'ptp:17', 'events:4']);
+  });
+
+  it('full: events fill what PTP leaves, down to the footer', () => {
+    const plan = planLayout({ columns: 160, rows: 50 }, 'ntp', false, 3, want);
+    const slots = paneSlots(plan);
+    expect(slots.find((s) => s.pane === 'events')!.height).toBe(46 - 12 - 19);
+    expect(planHeight(plan)).toBe(46);
   });
 
   it('focus: the focused pane gets the room, the others one line each', () => {
     const plan = planLayout({ columns: 80, rows: 24 }, 'ptp', false, 3, want);
     expect(paneSlots(plan).map((s) => s.pane)).toEqual(['ptp']);
-    expect(plan.blocks.filter((b) => b.kind === 'summary').map((b) => (b.kind === 'summary' ? b.pane : ''))).toEqual(['ntp', 'gnss', 'alarm']);
-    expect(paneSlots(plan)[0]?.height).toBe(17);
+    expect(plan.blocks.filter((b) => b.kind === 'summary').map((b) => (b.kind === 'summary' ? b.pane : ''))).toEqual(['ntp', 'gnss', 'alarm', 'events']);
+    expect(paneSlots(plan)[0]?.height).toBe(16);
   });
 
   it('tiny: one line per section', () => {
     const plan = planLayout({ columns: 50, rows: 12 }, 'gnss', false, 3, want);
-    expect(plan.blocks).toEqual((['ntp', 'gnss', 'ptp', 'alarm'] as PaneId[]).map((pane) => ({ kind: 'summary', pane })));
+    expect(plan.blocks).toEqual((['ntp', 'gnss', 'ptp', 'alarm', 'events'] as PaneId[]).map((pane) => ({ kind: 'summary', pane })));
   });
 });

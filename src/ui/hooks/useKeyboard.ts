@@ -4,15 +4,20 @@ import type { Key } from 'ink';
 import { useInput } from 'ink';
 import type { MonitorController } from '../../monitor/state.js';
 import { commandFor } from '../keys.js';
-import type { ListLengths, UiAction } from '../ui-state.js';
+import type { ListLengths, UiAction, UiState } from '../ui-state.js';
+import { clampIndex } from '../ui-state.js';
+
+export const NO_PROFILES_HINT = 'no device profiles: see --config';
+export const NO_SCREENDUMP_HINT = 'screendump is not available here';
 
 export interface KeyboardOptions {
   controller: MonitorController;
   dispatch: Dispatch<UiAction>;
-  helpOpen: boolean;
+  ui: UiState;
   paused: boolean;
   lengths: ListLengths;
   onQuit: () => void;
+  onScreendump?: (() => Promise<string>) | undefined;
 }
 
 /**
@@ -24,8 +29,8 @@ export function useKeyboard(opts: KeyboardOptions): void {
   const latest = useRef(opts);
   latest.current = opts;
   const handler = useCallback((input: string, key: Key) => {
-    const { controller, dispatch, helpOpen, paused, lengths, onQuit } = latest.current;
-    const command = commandFor(input, key, helpOpen);
+    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump } = latest.current;
+    const command = commandFor(input, key, ui.overlay);
     if (!command) return;
     switch (command.type) {
       case 'quit':
@@ -37,9 +42,43 @@ export function useKeyboard(opts: KeyboardOptions): void {
       case 'togglePause':
         controller.setPaused(!paused);
         return;
+      case 'step':
+        // Live controllers have no step: the keys then do nothing.
+        controller.step?.(command.delta);
+        return;
       case 'switchItem':
       case 'moveSelection':
         dispatch({ ...command, lengths });
+        return;
+      case 'devices': {
+        if (ui.overlay === 'devices') {
+          dispatch({ type: 'closeOverlay' });
+          return;
+        }
+        const devices = controller.devices?.() ?? [];
+        if (devices.length === 0) dispatch({ type: 'notice', text: NO_PROFILES_HINT, token: 'muted' });
+        else dispatch({ type: 'openDevices', current: Math.max(0, devices.findIndex((d) => d.current)) });
+        return;
+      }
+      case 'chooseDevice': {
+        const devices = controller.devices?.() ?? [];
+        const choice = devices[clampIndex(ui.deviceRow, devices.length)];
+        dispatch({ type: 'closeOverlay' });
+        if (choice && !choice.current) {
+          controller.switchDevice?.(choice.name);
+          dispatch({ type: 'notice', text: `switched to ${choice.name} (${choice.url})`, token: 'accent' });
+        }
+        return;
+      }
+      case 'screendump':
+        if (!onScreendump) {
+          dispatch({ type: 'notice', text: NO_SCREENDUMP_HINT, token: 'muted' });
+          return;
+        }
+        onScreendump().then(
+          (message) => dispatch({ type: 'notice', text: message, token: 'ok' }),
+          (err: unknown) => dispatch({ type: 'notice', text: `! ${err instanceof Error ? err.message : String(err)}`, token: 'bad' }),
+        );
         return;
       default:
         dispatch(command);

@@ -2,6 +2,7 @@ import type { Glyphs } from '../theme.js';
 import type { Line } from '../renderers/cell.js';
 import { cell } from '../renderers/cell.js';
 import { bindingLabel, bindings } from '../keys.js';
+import type { Notice } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 
@@ -16,7 +17,8 @@ export function footerLine(glyphs: Glyphs): Line {
   return out;
 }
 
-export function Footer({ width }: { width: number }) {
+/** The key hints, or for a few seconds a notice in their place ("screendump saved to ..."). */
+export function Footer({ width, notice }: { width: number; notice?: Notice | null | undefined }) {
   const { glyphs } = useDisplay();
-  return <StyledLine line={footerLine(glyphs)} width={width} />;
+  return <StyledLine line={notice ? [cell(notice.text, notice.token, true)] : footerLine(glyphs)} width={width} />;
 }

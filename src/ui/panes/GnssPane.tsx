@@ -1,10 +1,12 @@
 import { Box } from 'ink';
 import type { GnssReceiver } from '../../model/snapshot.js';
 import type { MonitorState } from '../../monitor/state.js';
+import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import type { Line } from '../renderers/cell.js';
 import { cell } from '../renderers/cell.js';
-import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines } from '../renderers/gnss-receiver.js';
+import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../renderers/gnss-receiver.js';
+import { ageText } from '../renderers/time.js';
 import { sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../renderers/verdict.js';
 import { clampIndex } from '../ui-state.js';
@@ -14,6 +16,7 @@ import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import type { PaneProps } from './pane-props.js';
+import { memoPane } from './pane-props.js';
 
 const SAT_WIDTH = 22;
 const SPARK = 10;
@@ -35,28 +38,34 @@ function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line
   );
 }
 
-export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number): number {
+function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display, now: number) {
+  const since = state.stateClock.get(stateKey.gnss(rx.id));
+  return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: since ? ageText(since.since, now) : null });
+}
+
+export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number, now: number): number {
   const receivers = state.gnss.data?.receivers ?? [];
   const rx = receivers[clampIndex(receiver, receivers.length)];
   const head = 1 + (state.gnss.error ? 1 : 0);
   if (!rx) return head + (state.gnss.data || !state.gnss.error ? 1 : 0);
-  const fields = gnssReceiverFields(rx, display);
+  const fields = receiverFields(state, rx, display, now);
   const sats = satLines(state, rx, display).length;
   const side = width >= SIDE_BY_SIDE;
   const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
-  return head + 1 + (side ? Math.max(fieldRows, sats) : fieldRows + sats);
+  return head + 1 + (leapSecondWarning(rx) ? 1 : 0) + (side ? Math.max(fieldRows, sats) : fieldRows + sats);
 }
 
-export function GnssPane({ state, ui, now, width, height, focused }: PaneProps) {
+function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const display = useDisplay();
   const section = state.gnss;
   const receivers = section.data?.receivers ?? [];
   const index = clampIndex(ui.gnssReceiver, receivers.length);
   const rx = receivers[index];
   const err = gnssErrorLine(state);
-  const body = height - 1 - (err ? 1 : 0) - (rx ? 1 : 0);
+  const leap = rx ? leapSecondWarning(rx) : null;
+  const body = height - 1 - (err ? 1 : 0) - (rx ? 1 : 0) - (leap ? 1 : 0);
   const side = width >= SIDE_BY_SIDE;
-  const fields = rx ? gnssReceiverFields(rx, display) : [];
+  const fields = rx ? receiverFields(state, rx, display, now) : [];
   const sats = rx ? satLines(state, rx, display) : [];
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
   const fieldRows = Math.min(gridShape(fields, fieldWidth, 40).rows, side ? body : Math.max(1, body - sats.length));
@@ -67,6 +76,7 @@ export function GnssPane({ state, ui, now, width, height, focused }: PaneProps) 
       {!section.data && !err ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {section.data && receivers.length === 0 ? <StyledLine line={[cell('the device lists no receivers', 'muted')]} width={width} /> : null}
       {rx ? <StyledLine line={gnssReceiverTabs(receivers, index, display.glyphs)} width={width} /> : null}
+      {leap ? <StyledLine line={leap} width={width} /> : null}
       {rx ? (
         <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflow="hidden">
           <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflow="hidden">
@@ -83,3 +93,5 @@ export function GnssPane({ state, ui, now, width, height, focused }: PaneProps) 
     </PaneFrame>
   );
 }
+
+export const GnssPane = memoPane(GnssPaneView, (p) => [p.state.gnss, p.ui.gnssReceiver]);

@@ -1,6 +1,6 @@
 import { Box } from 'ink';
 import type { Glyphs } from '../theme.js';
-import { ntpSourceStates } from '../theme.js';
+import { eventSeverities, ntpSourceStates } from '../theme.js';
 import { cell } from '../renderers/cell.js';
 import type { Field } from '../renderers/field.js';
 import { bindingLabel, bindings } from '../keys.js';
@@ -22,10 +22,18 @@ export function legendFields(): Field[] {
   }));
 }
 
+/** The event and verdict symbols, from the same table the events pane and header use. */
+export function severityLegendFields(): Field[] {
+  return Object.values(eventSeverities).map((style) => ({
+    label: style.symbol,
+    value: [cell(style.word === 'recovered' ? 'OK / recovered' : style.word, style.token)],
+  }));
+}
+
 export function HelpOverlay({ width, height }: { width: number; height: number }) {
   const { glyphs } = useDisplay();
   const keys = keyHelpFields(glyphs);
-  const legend = legendFields();
+  const legend = [...legendFields(), ...severityLegendFields().map((f) => ({ ...f, label: f.label, value: [cell('event: ', 'muted'), ...f.value] }))];
   const body = height - 1;
   const legendRows = gridShape(legend, width, 40).rows;
   const keyRows = Math.max(1, Math.min(gridShape(keys, width, 60).rows, body - legendRows - 1));
@@ -33,7 +41,7 @@ export function HelpOverlay({ width, height }: { width: number; height: number }
     <PaneFrame title="help  (Esc or ? closes)" status={[]} focused width={width} height={height}>
       <FieldGrid fields={keys} width={width} height={keyRows} maxValueWidth={60} />
       <Box height={1} flexShrink={0}>
-        <StyledLine line={[cell('NTP source states (chrony)', 'title', true)]} width={width} />
+        <StyledLine line={[cell('Symbols: NTP source states (chrony), then event and verdict severities', 'title', true)]} width={width} />
       </Box>
       <FieldGrid fields={legend} width={width} height={Math.max(0, body - keyRows - 1)} />
     </PaneFrame>

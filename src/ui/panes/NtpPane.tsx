@@ -1,23 +1,35 @@
 import { Box } from 'ink';
+import { stateKey } from '../../monitor/events.js';
 import type { MonitorState } from '../../monitor/state.js';
 import { seriesKey } from '../../monitor/history.js';
 import { cell } from '../renderers/cell.js';
-import { ntpColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../renderers/ntp-source.js';
+import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../renderers/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../renderers/section.js';
+import { ageText } from '../renderers/time.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import { Table } from '../widgets/Table.js';
 import type { PaneProps } from './pane-props.js';
+import { memoPane } from './pane-props.js';
+
+/** The selected source's detail: its state and offsets, then reach in words and offset spread. */
+const DETAIL_LINES = 2;
 
 /** Lines the NTP pane would like: title, error, status, table header and rows, detail. */
 export function ntpPaneWant(state: MonitorState): number {
   const n = state.ntp.data?.sources.length ?? 0;
-  return 1 + (state.ntp.error ? 1 : 0) + 1 + (n > 0 ? 2 + n : 0);
+  return 1 + (state.ntp.error ? 1 : 0) + 1 + (n > 0 ? 1 + n + DETAIL_LINES : 0);
 }
 
-export function NtpPane({ state, ui, now, width, height, focused }: PaneProps) {
+/** "2h14m" since the source entered its current state, or null when not known. */
+export function ntpInState(state: MonitorState, name: string, now: number): string | null {
+  const since = state.stateClock.get(stateKey.ntp(name));
+  return since ? ageText(since.since, now) : null;
+}
+
+function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const display = useDisplay();
   const section = state.ntp;
   const data = section.data;
@@ -26,10 +38,13 @@ export function NtpPane({ state, ui, now, width, height, focused }: PaneProps) {
   const selected = clampIndex(ui.ntpRow, sources.length);
   const fixed = (section.error ? 1 : 0) + (data ? 1 : 0);
   const tableSpace = body - fixed;
-  const showDetail = sources.length > 0 && tableSpace >= 3;
+  // The full detail when every row fits beside it; one line while the table is tight; none below 3.
+  const detailLines = sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
   const opts = { ascii: display.ascii, glyphs: display.glyphs };
-  const rows = sources.map((src) => ntpSourceRow(src, state.history.values(seriesKey.ntpOffset(src.name)), opts));
+  const history = (name: string) => state.history.values(seriesKey.ntpOffset(name));
+  const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now) }));
   const current = sources[selected];
+  const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now) }).slice(0, detailLines) : [];
 
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
@@ -39,10 +54,14 @@ export function NtpPane({ state, ui, now, width, height, focused }: PaneProps) {
       {data && sources.length === 0 ? <StyledLine line={[cell('no sources configured', 'muted')]} width={width} /> : null}
       {sources.length > 0 ? (
         <Box flexDirection="column" width={width}>
-          <Table columns={ntpColumns} rows={rows} width={width} height={tableSpace - (showDetail ? 1 : 0)} selected={selected} />
-          {showDetail && current ? <StyledLine line={ntpSourceDetail(current, opts)} width={width} /> : null}
+          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines} selected={selected} />
+          {detail.map((line, i) => (
+            <StyledLine key={i} line={line} width={width} />
+          ))}
         </Box>
       ) : null}
     </PaneFrame>
   );
 }
+
+export const NtpPane = memoPane(NtpPaneView, (p) => [p.state.ntp, p.ui.ntpRow]);

@@ -1,6 +1,9 @@
 import type { PtpPort } from '../../model/snapshot.js';
 import type { MonitorState } from '../../monitor/state.js';
+import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
+import { STATS_WINDOW } from '../../monitor/stats.js';
+import { ageText } from '../renderers/time.js';
 import type { Field } from '../renderers/field.js';
 import { cell } from '../renderers/cell.js';
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../renderers/ptp-port.js';
@@ -13,17 +16,25 @@ import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import { Table } from '../widgets/Table.js';
 import type { PaneProps } from './pane-props.js';
+import { memoPane } from './pane-props.js';
 
 const SPARK = 12;
 /** The port list never takes more than this share of the pane: the detail is the point. */
 const MAX_LIST_SHARE = 0.3;
 
 function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
-  return ptpPortDetail(port, state.history.values(seriesKey.ptpOffset(port.id)), now, {
-    ascii: display.ascii,
-    glyphs: display.glyphs,
-    sparkWidth: SPARK,
-  });
+  const since = state.stateClock.get(stateKey.ptp(port.id));
+  return ptpPortDetail(
+    port,
+    state.history.values(seriesKey.ptpOffset(port.id)),
+    now,
+    { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
+    {
+      inState: since ? ageText(since.since, now) : null,
+      offsets: state.history.get(seriesKey.ptpOffset(port.id))?.recent(STATS_WINDOW) ?? [],
+      delays: state.history.get(seriesKey.ptpDelay(port.id))?.recent(STATS_WINDOW) ?? [],
+    },
+  );
 }
 
 export function ptpPaneWant(state: MonitorState, width: number, display: Display, selected: number, now: number): number {
@@ -35,7 +46,7 @@ export function ptpPaneWant(state: MonitorState, width: number, display: Display
   return head + 1 + ports.length + detail;
 }
 
-export function PtpPane({ state, ui, now, width, height, focused }: PaneProps) {
+function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const display = useDisplay();
   const section = state.ptp;
   const ports = section.data?.ports ?? [];
@@ -58,3 +69,5 @@ export function PtpPane({ state, ui, now, width, height, focused }: PaneProps) {
     </PaneFrame>
   );
 }
+
+export const PtpPane = memoPane(PtpPaneView, (p) => [p.state.ptp, p.ui.ptpPort]);

@@ -1,4 +1,5 @@
 /** One GNSS receiver -> tab label, fields and satellite lines. Pure. */
+import { leapSecondMismatch } from '../../model/decoders.js';
 import type { GnssReceiver } from '../../model/snapshot.js';
 import { formatNumber } from '../../model/units.js';
 import type { Glyphs } from '../theme.js';
@@ -15,6 +16,8 @@ export const constellationNames: Record<Constellation, string> = { gps: 'GPS', g
 export interface GnssRenderOptions {
   ascii: boolean;
   glyphs: Glyphs;
+  /** Time in the current status, e.g. "2h14m" (live monitor only). */
+  inState?: string | null;
 }
 
 export function receiverLabel(rx: GnssReceiver, index: number): string {
@@ -56,7 +59,9 @@ export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): F
   const antenna = styleOf(antennaStates, rx.antenna);
   const pps = flagStyle(rx.ppsValid, ['valid', 'invalid']);
   const full = rx.status === 'working';
-  const fields: Field[] = [{ label: 'status', value: [cell(`${status.symbol} ${status.word}`, status.token, true)] }];
+  const fields: Field[] = [
+    { label: 'status', value: [cell(`${status.symbol} ${status.word}`, status.token, true), cell(opts.inState ? ` for ${opts.inState}` : '', 'muted')] },
+  ];
   const add = (label: string, present: boolean, value: Line) => {
     if (present || full) fields.push({ label, value });
   };
@@ -76,6 +81,12 @@ export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): F
     cell(`GPS ${formatNumber(rx.gpsLeapSeconds)}  BDS ${formatNumber(rx.bdsLeapSeconds)}`),
   ]);
   return fields;
+}
+
+/** "~ GPS leap seconds 18 and BDS 5 should differ by 14 ...": a receiver whose two clocks disagree. */
+export function leapSecondWarning(rx: GnssReceiver): Line | null {
+  const text = leapSecondMismatch(rx.gpsLeapSeconds, rx.bdsLeapSeconds);
+  return text ? [cell(`~ ${text}`, 'warn')] : null;
 }
 
 export function hasSatelliteCounts(rx: GnssReceiver): boolean {

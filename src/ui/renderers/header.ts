@@ -1,22 +1,34 @@
-/** The header: who, how often, live or paused, last update; the verdict; the outage banner. Pure. */
-import { verdictSummary } from '../../monitor/health.js';
-import type { MonitorState } from '../../monitor/state.js';
+/**
+ * The header: who, how often, live / paused / replay, last update; the health verdict (word,
+ * symbol, color) with the per-section summary; the worst finding or the outage banner. Pure.
+ */
+import type { MonitorState, ReplayPosition } from '../../monitor/state.js';
 import { formatDuration } from '../../model/units.js';
 import type { Glyphs } from '../theme.js';
-import type { Line } from './cell.js';
+import { verdictStyles } from '../theme.js';
+import type { Cell, Line } from './cell.js';
 import { cell } from './cell.js';
-import { clockTime } from './time.js';
+import { clockTime, dateTime } from './time.js';
 import { verdictParts } from './verdict.js';
+
+/** "▶ REPLAY 120/5400 x4 2026-11-22 14:02:11": where in the recording, how fast, which moment. */
+export function replayText(replay: ReplayPosition, glyphs: Glyphs, paused: boolean): string {
+  const end = replay.finished ? ' (end)' : '';
+  return `${paused ? '' : `${glyphs.selected} `}REPLAY ${replay.position}/${replay.total} x${replay.speed} ${dateTime(replay.at)}${end}`;
+}
 
 export function statusLine(state: MonitorState, glyphs: Glyphs): Line {
   const sep = cell(` ${glyphs.separator} `, 'muted');
+  const mode: Cell[] = state.replay
+    ? [...(state.paused ? [cell('|| PAUSED ', 'warn', true)] : []), cell(replayText(state.replay, glyphs, state.paused), 'accent', true)]
+    : [state.paused ? cell('|| PAUSED', 'warn', true) : cell(`${glyphs.live} LIVE`, 'ok', true)];
   return [
     cell('synctop ', 'title', true),
     cell(state.device, 'accent'),
     sep,
     cell(`every ${formatDuration(state.intervalMs / 1000)}`, 'muted'),
     sep,
-    state.paused ? cell('|| PAUSED', 'warn', true) : cell(`${glyphs.live} LIVE`, 'ok', true),
+    ...mode,
     sep,
     cell(state.lastUpdateAt === null ? 'no update yet' : `updated ${clockTime(state.lastUpdateAt)}`, 'muted'),
   ];
@@ -34,18 +46,28 @@ export function outageBanner(state: MonitorState, nowMs: number, ascii: boolean)
   ];
 }
 
+/** "! CRITICAL": the health verdict's word, with its symbol so it survives NO_COLOR. */
+export function verdictBadge(state: Pick<MonitorState, 'verdict'>): Cell {
+  const style = verdictStyles[state.verdict?.severity ?? 'ok'];
+  return cell(`${style.symbol} ${style.word}`, style.token, true);
+}
+
 /**
- * The health verdict's worst finding ("WARNING: PTP port 0 ACQUIRING (+2 more)"), only when
- * there is one: the monitor's health rules, said the same way as by `check` and the exporter.
- * While the device is unreachable the banner says it better.
+ * The health verdict's worst finding ("~ PTP port 0 ACQUIRING (+2 more)"), only when there is
+ * one: the monitor's health rules, said the same way as by `check` and the exporter. While the
+ * device is unreachable the banner says it better.
  */
 export function healthLine(state: MonitorState): Line | null {
   const verdict = state.verdict;
-  if (!verdict || verdict.severity === 'ok' || verdict.findings.length === 0 || state.unreachable) return null;
-  return [cell(verdictSummary(verdict), verdict.severity === 'critical' ? 'bad' : 'warn', true)];
+  const first = verdict?.findings[0];
+  if (!verdict || verdict.severity === 'ok' || !first || state.unreachable) return null;
+  const style = verdictStyles[first.severity];
+  const more = verdict.findings.length > 1 ? ` (+${verdict.findings.length - 1} more)` : '';
+  return [cell(`${style.symbol} ${first.message}`, style.token, true), cell(more, 'muted')];
 }
 
 export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs }): Line[] {
   const extra = outageBanner(state, nowMs, opts.ascii) ?? healthLine(state);
-  return [statusLine(state, opts.glyphs), verdictParts(state, opts.glyphs.separator), ...(extra ? [extra] : [])];
+  const sep = cell(` ${opts.glyphs.separator} `, 'muted');
+  return [statusLine(state, opts.glyphs), [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator)], ...(extra ? [extra] : [])];
 }

@@ -2,7 +2,9 @@
  * One NTP source -> one table row (k9s style: a pure function of the data), plus the one-line
  * detail of the selected source and the pane's status line.
  */
+import { describeReach } from '../../model/decoders.js';
 import type { NtpData, NtpSource } from '../../model/snapshot.js';
+import { spread, STATS_WINDOW } from '../../monitor/stats.js';
 import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../../model/units.js';
 import type { Glyphs, Token } from '../theme.js';
 import { ntpOverallStates, ntpSourceStates, styleOf } from '../theme.js';
@@ -11,7 +13,7 @@ import { cell } from './cell.js';
 import { sparkline } from './sparkline.js';
 import type { TableColumn, TableRow } from '../widgets/table-layout.js';
 
-export type NtpColumn = 'state' | 'name' | 'word' | 'mode' | 'stratum' | 'poll' | 'reach' | 'lastRx' | 'offset' | 'error' | 'trend';
+export type NtpColumn = 'state' | 'name' | 'word' | 'since' | 'mode' | 'stratum' | 'poll' | 'reach' | 'lastRx' | 'offset' | 'error' | 'trend';
 
 export const SPARK_WIDTH = 12;
 
@@ -29,10 +31,20 @@ export const ntpColumns: readonly TableColumn<NtpColumn>[] = [
   { key: 'trend', header: 'offset trend', drop: 7 },
 ];
 
+/**
+ * The live table: the state's age ("for 2h14m") after the state word. It is the first column
+ * to go when the terminal is narrow: the selected source's detail line says it too.
+ */
+export const ntpLiveColumns: readonly TableColumn<NtpColumn>[] = ntpColumns.flatMap((c) =>
+  c.key === 'word' ? [c, { key: 'since' as const, header: 'for', drop: 10 }] : [c],
+);
+
 export interface NtpRenderOptions {
   ascii: boolean;
   glyphs: Glyphs;
   sparkWidth?: number;
+  /** Time in the current state, e.g. "2h14m" (live monitor only). */
+  inState?: string | null;
 }
 
 /** chrony's error bound: "±450µs" ("+/-450us" in ASCII); the formatter's sign is dropped. */
@@ -64,6 +76,7 @@ export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[]
     state: cell(style.symbol, style.token, true),
     name: cell(name, style.token, strong),
     word: cell(style.word, style.token, strong),
+    since: cell(opts.inState ?? '-', 'muted'),
     mode: cell(src.mode ?? '-', src.mode ? undefined : 'muted', strong),
     stratum: numeric(formatNumber(src.stratum)),
     poll: numeric(formatDuration(src.pollSeconds)),
@@ -75,18 +88,38 @@ export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[]
   };
 }
 
-/** The selected source in full: what the table had to cut (long name, measured offset). */
-export function ntpSourceDetail(src: NtpSource, opts: NtpRenderOptions): Line {
+/** Unsigned magnitude in the offset's units: "31.2µs". */
+function magnitude(ns: number, ascii: boolean): string {
+  return formatOffset(Math.abs(ns), { ascii }).slice(1);
+}
+
+/**
+ * The selected source in full: what the table had to cut (long name, measured offset, time in
+ * state), then the reach register in words and how far the offset moved over the window.
+ */
+export function ntpSourceDetail(src: NtpSource, history: readonly (number | null)[], opts: NtpRenderOptions): Line[] {
   const style = styleOf(ntpSourceStates, src.state);
   const fmt = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
   const count = reachCount(src.reach);
+  const window = history.slice(-STATS_WINDOW).filter((v): v is number => v !== null);
+  const moved = spread(window);
+  const reachWords = describeReach(count);
+  const spark = sparkline(history, opts.sparkWidth ?? SPARK_WIDTH, opts.glyphs.sparkRamp);
   return [
-    cell(`${style.symbol} ${style.word}`, style.token, true),
-    cell(`  ${src.name}`, undefined, src.isSyncSource),
-    cell(src.isSyncSource ? ' (in use)' : '', 'ok'),
-    cell(`  adjusted ${fmt(src.offsetNs)}  measured ${fmt(src.measuredOffsetNs)}`),
-    cell(src.errorNs === null ? '' : `  ${plusMinus(src.errorNs, opts.ascii)}`),
-    cell(`  reach ${src.reach ?? '-'}${count === null ? '' : ` (${count}/8)`}`, reachToken(src.reach)),
+    [
+      cell(`${style.symbol} ${style.word}`, style.token, true),
+      cell(opts.inState ? ` for ${opts.inState}` : '', 'muted'),
+      cell(`  ${src.name}`, undefined, src.isSyncSource),
+      cell(src.isSyncSource ? ' (in use)' : '', 'ok'),
+      cell(`  adjusted ${fmt(src.offsetNs)}  measured ${fmt(src.measuredOffsetNs)}`),
+      cell(src.errorNs === null ? '' : `  ${plusMinus(src.errorNs, opts.ascii)}`),
+    ],
+    [
+      cell(`reach ${src.reach ?? '-'}`, reachToken(src.reach)),
+      cell(reachWords ? ` (${reachWords})` : '', reachToken(src.reach)),
+      cell(moved === null ? '  offset spread -' : `  offset spread ${magnitude(moved, opts.ascii)} over ${window.length} polls`),
+      cell(spark ? ` ${spark}` : '', 'accent'),
+    ],
   ];
 }
 

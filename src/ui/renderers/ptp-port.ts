@@ -1,5 +1,7 @@
 /** One PTP slave port -> a list row, and -> every field of its detail. Pure. */
+import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2 } from '../../model/decoders.js';
 import type { PtpPort } from '../../model/snapshot.js';
+import { STATS_WINDOW, summarize } from '../../monitor/stats.js';
 import { formatNumber, formatOffset, formatPpm } from '../../model/units.js';
 import type { Glyphs } from '../theme.js';
 import { flagStyle, ptpSyncStates, styleOf } from '../theme.js';
@@ -46,44 +48,77 @@ export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions): TableRow<PtpC
   };
 }
 
-/** IEEE 1588 clockClass values a technician meets, in words. */
-const clockClasses: Record<number, string> = {
-  6: 'locked, primary ref',
-  7: 'holdover, in spec',
-  13: 'locked, app source',
-  14: 'holdover, app source',
-  52: 'degraded',
-  58: 'degraded',
-  187: 'degraded, may slave',
-  193: 'degraded',
-  248: 'default, unlocked',
-  255: 'slave-only',
-};
+/** Micro signs become "u" on ASCII terminals. */
+const asciiSafe = (text: string, ascii: boolean) => (ascii ? text.replace(/µ/g, 'u') : text);
 
-/** IEEE 1588 clockAccuracy enumeration (0x20 = within 25 ns ... 0xFE unknown). */
-const clockAccuracies: Record<number, string> = {
-  0x17: '1 ps', 0x18: '2.5 ps', 0x19: '10 ps', 0x1a: '25 ps', 0x1b: '100 ps', 0x1c: '250 ps', 0x1d: '1 ns', 0x1e: '2.5 ns',
-  0x1f: '10 ns', 0x20: '25 ns', 0x21: '100 ns', 0x22: '250 ns', 0x23: '1 us', 0x24: '2.5 us', 0x25: '10 us',
-  0x26: '25 us', 0x27: '100 us', 0x28: '250 us', 0x29: '1 ms', 0x2a: '2.5 ms', 0x2b: '10 ms', 0x2c: '25 ms',
-  0x2d: '100 ms', 0x2e: '250 ms', 0x2f: '1 s', 0x30: '10 s', 0x31: '>10 s', 0xfe: 'unknown',
-};
-
+/** "6 (locked to a primary reference (e.g. GNSS))", from the model's decoder. */
 export function clockClassText(value: number | null): string {
   if (value === null) return '-';
-  const meaning = clockClasses[value];
+  const meaning = describeClockClass(value);
   return meaning ? `${value} (${meaning})` : String(value);
 }
 
+/** "0x21 (within 100 ns)"; a code outside the enumeration as sent, marked reserved. */
 export function clockAccuracyText(value: number | null, ascii: boolean): string {
   if (value === null) return '-';
-  const meaning = clockAccuracies[value];
-  const hex = `0x${value.toString(16).toUpperCase().padStart(2, '0')}`;
-  if (!meaning) return String(value);
-  const within = meaning === 'unknown' || meaning.startsWith('>') ? meaning : `within ${meaning}`;
-  return `${hex} (${ascii ? within : within.replace(' us', ' µs')})`;
+  const meaning = describeClockAccuracy(value);
+  return meaning ? `${hex2(value)} (${asciiSafe(meaning, ascii)})` : String(value);
 }
 
-export function ptpPortDetail(port: PtpPort, history: readonly (number | null)[], nowMs: number, opts: PtpRenderOptions & { sparkWidth: number }): Field[] {
+/** "0x4E5D (deviation about 34 ns)": offsetScaledLogVariance as the deviation it stands for. */
+export function varianceText(value: number | null, ascii: boolean): string {
+  if (value === null) return '-';
+  const meaning = describeVariance(value);
+  const raw = Number.isInteger(value) ? `0x${value.toString(16).toUpperCase().padStart(4, '0')}` : formatNumber(value);
+  return meaning ? `${raw} (${asciiSafe(meaning, ascii)})` : raw;
+}
+
+/** "1 (directly attached to the grandmaster)". */
+export function stepsRemovedText(value: number | null): string {
+  if (value === null) return '-';
+  const meaning = describeStepsRemoved(value);
+  return meaning ? `${value} (${meaning})` : String(value);
+}
+
+/** Unsigned magnitude in the offset's units: "31ns". */
+const magnitude = (ns: number, ascii: boolean) => formatOffset(Math.abs(ns), { ascii }).slice(1);
+
+/** ptp4l's summary of the offset window: "rms 12ns max 31ns mean +2ns sd 11ns (60)". */
+export function offsetStatsText(values: readonly number[], ascii: boolean): string | null {
+  const s = summarize(values.slice(-STATS_WINDOW));
+  if (!s) return null;
+  const m = (ns: number) => magnitude(ns, ascii);
+  return `rms ${m(s.rms)} max ${m(Math.max(Math.abs(s.min), Math.abs(s.max)))} mean ${formatOffset(s.mean, { ascii })} sd ${m(s.stddev)} (${s.count})`;
+}
+
+/** The path delay over the same window: "mean 1.18µs sd 4ns min 1.17µs max 1.19µs". */
+export function delayStatsText(values: readonly number[], ascii: boolean): string | null {
+  const s = summarize(values.slice(-STATS_WINDOW));
+  if (!s) return null;
+  const m = (ns: number) => (ns < 0 ? formatOffset(ns, { ascii }) : magnitude(ns, ascii));
+  return `mean ${m(s.mean)} sd ${magnitude(s.stddev, ascii)} min ${m(s.min)} max ${m(s.max)}`;
+}
+
+/** What the live monitor adds to a port's detail; the plain report leaves it out. */
+export interface PtpLiveDetail {
+  /** Time in the current sync state, e.g. "2h14m". */
+  inState?: string | null;
+  /** The newest values of the offset and path delay series (present values only). */
+  offsets?: readonly number[];
+  delays?: readonly number[];
+}
+
+/**
+ * Every field of a port. The first three (port id, sync state, offset) repeat the list row;
+ * the plain report skips them. With `live`, the offset and delay statistics follow the offset.
+ */
+export function ptpPortDetail(
+  port: PtpPort,
+  history: readonly (number | null)[],
+  nowMs: number,
+  opts: PtpRenderOptions & { sparkWidth: number },
+  live: PtpLiveDetail = {},
+): Field[] {
   const off = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
   const style = styleOf(ptpSyncStates, port.syncState);
   const num = (n: number | null): Line => [cell(formatNumber(n), n === null ? 'muted' : undefined)];
@@ -91,20 +126,24 @@ export function ptpPortDetail(port: PtpPort, history: readonly (number | null)[]
   const gm = flagStyle(port.gmPresent, ['yes', 'no']);
   const spark = sparkline(history, opts.sparkWidth, opts.glyphs.sparkRamp);
   const updatedAgo = port.lastUpdate === null ? null : ageText(port.lastUpdate * 1000, nowMs);
+  const offsetStats = live.offsets ? offsetStatsText(live.offsets, opts.ascii) : null;
+  const delayStats = live.delays ? delayStatsText(live.delays, opts.ascii) : null;
   return [
     { label: 'port id', value: [cell(String(port.id))] },
-    { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true)] },
+    { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true), cell(live.inState ? ` for ${live.inState}` : '', 'muted')] },
     { label: 'offset', value: [cell(off(port.offsetFromMasterNs), undefined, true), cell(spark ? ` ${spark}` : '', 'accent')] },
+    ...(offsetStats ? [{ label: 'offset stats', value: [cell(offsetStats)] }] : []),
     { label: 'path delay', value: [cell(off(port.meanPathDelayNs))] },
+    ...(delayStats ? [{ label: 'delay stats', value: [cell(delayStats)] }] : []),
     { label: 'master offset', value: [cell(off(port.masterOffsetNs))] },
-    { label: 'steps removed', value: num(port.stepsRemoved) },
+    { label: 'steps removed', value: [cell(stepsRemovedText(port.stepsRemoved), port.stepsRemoved === null ? 'muted' : undefined)] },
     { label: 'rate offset', value: [cell(formatPpm(port.cumulativeRateOffsetPpm))] },
     { label: 'GM present', value: [cell(`${gm.symbol} ${gm.word}`, gm.token)] },
     { label: 'GM identity', value: text(port.gmIdentity) },
     { label: 'parent port', value: text(port.parentPortIdentity) },
     { label: 'GM class', value: [cell(clockClassText(port.gmClockClass))] },
     { label: 'GM accuracy', value: [cell(clockAccuracyText(port.gmClockAccuracy, opts.ascii))] },
-    { label: 'GM variance', value: num(port.gmOffsetScaledLogVariance) },
+    { label: 'GM variance', value: [cell(varianceText(port.gmOffsetScaledLogVariance, opts.ascii), port.gmOffsetScaledLogVariance === null ? 'muted' : undefined)] },
     { label: 'GM priority', value: [cell(`${formatNumber(port.gmPriority1)} / ${formatNumber(port.gmPriority2)}`)] },
     { label: 'updated', value: updatedAgo === null ? text(null) : [cell(`${updatedAgo} ago`)] },
   ];

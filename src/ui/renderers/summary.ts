@@ -10,6 +10,7 @@ import type { Glyphs } from '../theme.js';
 import { antennaStates, flagStyle, styleOf } from '../theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell, joinCells } from './cell.js';
+import { eventsSummary, freshCount } from './events.js';
 import { sectionAge } from './section.js';
 import { gnssVerdict, ntpVerdict, ptpVerdict } from './verdict.js';
 
@@ -18,7 +19,7 @@ export interface SummaryOptions {
   glyphs: Glyphs;
 }
 
-function details(pane: PaneId, state: MonitorState, opts: SummaryOptions): Cell[] {
+function details(pane: Exclude<PaneId, 'events'>, state: MonitorState, opts: SummaryOptions): Cell[] {
   const off = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
   switch (pane) {
     case 'ntp': {
@@ -51,13 +52,18 @@ function details(pane: PaneId, state: MonitorState, opts: SummaryOptions): Cell[
   }
 }
 
-export function sectionSummary(pane: PaneId, state: MonitorState, nowMs: number, opts: SummaryOptions): Line {
-  const section = state[pane];
+export function sectionSummary(pane: PaneId, state: MonitorState, nowMs: number, opts: SummaryOptions, eventsSeenAt = 0): Line {
   const index = PANES.indexOf(pane) + 1;
+  const title = cell(`${index} ${paneTitles[pane]}`.padEnd(13), 'title', true);
+  if (pane === 'events') {
+    const recent = state.events.newestFirst(100);
+    return [title, ...eventsSummary(recent[0], freshCount(recent, eventsSeenAt))];
+  }
+  const section = state[pane];
   const err = section.error;
   return joinCells(
     [
-      [cell(`${index} ${paneTitles[pane]}`.padEnd(13), 'title', true), ...details(pane, state, opts)],
+      [title, ...details(pane, state, opts)],
       sectionAge(section, state.intervalMs, nowMs),
       // While the whole device is unreachable the header banner already gives the reason.
       err ? [cell(state.unreachable && err.kind === 'network' ? '! no answer' : `! ${err.kind}: ${err.message}`, 'bad')] : [],

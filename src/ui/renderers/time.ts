@@ -14,3 +14,15 @@ export function clockTime(epochMs: number): string {
 export function ageText(fromMs: number, nowMs: number): string {
   return formatAge(Math.max(0, Math.floor((nowMs - fromMs) / 1000)));
 }
+
+/** "2026-11-22 14:02:11" in local time: a recorded moment, which may be another day. */
+export function dateTime(epochMs: number): string {
+  const d = new Date(epochMs);
+  const date = [d.getFullYear(), d.getMonth() + 1, d.getDate()].map((n, i) => String(n).padStart(i === 0 ? 4 : 2, '0')).join('-');
+  return `${date} ${clockTime(epochMs)}`;
+}
+
+/** "for 2h14m": how long something has been in its current state (StateClock). */
+export function inStateText(since: { since: number } | undefined, nowMs: number): string | null {
+  return since ? `for ${ageText(since.since, nowMs)}` : null;
+}
