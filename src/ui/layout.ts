@@ -46,7 +46,7 @@ export const TINY_BELOW: Size = { columns: 60, rows: 15 };
 /** Columns between side-by-side panes. */
 export const PANE_GAP = 2;
 /** The events pane in the full layout: at least its title and this many events. */
-export const MIN_EVENT_LINES = 3;
+export const MIN_EVENT_LINES = 4;
 /** What the event log asks for when the full layout shares lines (it then fills what is left). */
 export const EVENTS_WANT_CAP = 6;
 

@@ -2,9 +2,10 @@
  * Hand-written MonitorState fixtures for the view tests, and a tiny fake MonitorController (a
  * plain object holding a state and counting commands; not an HTTP mock).
  */
-import type { AlarmData, GnssReceiver, NtpSource, PtpPort } from '../../src/model/snapshot.js';
-import { seriesKey } from '../../src/monitor/history.js';
-import type { MonitorController, MonitorState, SectionState } from '../../src/monitor/state.js';
+import type { AlarmData, GnssReceiver, NtpSource, PtpPort, Snapshot } from '../../src/model/snapshot.js';
+import { SNAPSHOT_SCHEMA_ID } from '../../src/model/snapshot.js';
+import { HistoryStore, seriesKey } from '../../src/monitor/history.js';
+import type { DeviceChoice, MonitorController, MonitorState, SectionState } from '../../src/monitor/state.js';
 import { initialState } from '../../src/monitor/state.js';
 
 /** 2026-11-22 14:02:30 UTC. */
@@ -256,4 +257,79 @@ export function fakeController(initial: MonitorState): FakeController {
     setState: publish,
   };
   return ctl;
+}
+
+/** A controller that also records the replay steps and device switches the keys ask for. */
+export interface RecordingController extends FakeController {
+  steps: (1 | -1)[];
+  switched: string[];
+}
+
+export function recordingController(initial: MonitorState, devices: DeviceChoice[] = [], clock?: () => number): RecordingController {
+  const base = fakeController(initial);
+  const ctl: RecordingController = Object.assign(base, {
+    steps: [] as (1 | -1)[],
+    switched: [] as string[],
+    step(delta: 1 | -1) {
+      ctl.steps.push(delta);
+    },
+    ...(devices.length > 0
+      ? {
+          devices: () => devices,
+          switchDevice(name: string) {
+            ctl.switched.push(name);
+          },
+        }
+      : {}),
+    ...(clock ? { now: clock } : {}),
+  });
+  return ctl;
+}
+
+/** The sections as a snapshot, for the state clock (which reads snapshots). */
+export function snapshotOf(state: MonitorState, at: number): Snapshot {
+  const section = <T,>(s: SectionState<T>) => (s.data !== null ? { ok: true as const, data: s.data } : { ok: false as const, error: s.error ?? { kind: 'network' as const, message: 'not polled yet' } });
+  return {
+    schema: SNAPSHOT_SCHEMA_ID,
+    device: state.device,
+    takenAt: new Date(at).toISOString(),
+    ntp: section(state.ntp),
+    gnss: section(state.gnss),
+    ptp: section(state.ptp),
+    alarm: section(state.alarm),
+  } as Snapshot;
+}
+
+export const EVENT_TIMES = { info: NOW - 60_000, critical: NOW - 40_000, warning: NOW - 20_000, ok: NOW - 5_000 };
+
+/**
+ * What the field-insight views read: an event of each severity, time in state (most things
+ * for 2h14m, the false ticker for 35s), a receiver whose GPS and BDS leap seconds disagree,
+ * an alarm configuration that will not deliver (587 without TLS).
+ */
+export function insightState(): MonitorState {
+  const s = healthyState();
+  s.gnss = good({ receivers: [receiver({ id: 0, gpsLeapSeconds: 18, bdsLeapSeconds: 5 }), receiver({ id: 1, status: 'standby' })] });
+  s.alarm = good({ ...healthyAlarm, smtpUseTLS: false });
+  const before = structuredClone(snapshotOf(s, 0));
+  if (before.ntp.ok) before.ntp.data.sources = before.ntp.data.sources.map((src) => (src.name === 'time.bad.example' ? { ...src, state: 'Selectable' } : src));
+  s.stateClock.observe(before, NOW - (2 * 3600 + 14 * 60) * 1000);
+  s.stateClock.observe(snapshotOf(s, 0), NOW - 35_000);
+  s.events.add([
+    { at: EVENT_TIMES.info, severity: 'info', section: 'ntp', message: 'source 192.168.10.4: Combined with best -> Selectable' },
+    { at: EVENT_TIMES.critical, severity: 'critical', section: 'ptp', message: 'PTP port 0 STABLE -> LOST' },
+  ]);
+  s.events.add([{ at: EVENT_TIMES.warning, severity: 'warning', section: 'ptp', message: 'PTP port 0 LOST -> ACQUIRING' }]);
+  s.events.add([{ at: EVENT_TIMES.ok, severity: 'ok', section: 'ptp', message: 'PTP port 0 ACQUIRED -> STABLE' }]);
+  s.verdict = { severity: 'warning', findings: [{ rule: 'ntp-bad-source', severity: 'warning', section: 'ntp', topic: 'ntp-source', message: 'NTP source time.bad.example is False ticker' }] };
+  return s;
+}
+
+/** Port 0 with hand-picked offsets 3, 5, 7, 9 ns and path delays 1.0, 1.2, 1.4, 1.6 µs. */
+export function ptpStatsState(): MonitorState {
+  const s = insightState();
+  s.history = new HistoryStore();
+  for (const v of [3, 5, 7, 9]) s.history.push(seriesKey.ptpOffset(0), v);
+  for (const v of [1000, 1200, 1400, 1600]) s.history.push(seriesKey.ptpDelay(0), v);
+  return s;
 }

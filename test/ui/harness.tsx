@@ -35,6 +35,8 @@ export const stripAnsi = (s: string) => s.replace(ANSI, '');
 
 export interface Rendered {
   controller: FakeController;
+  /** Everything written to stdout, frames and raw writes (the bell) alike. */
+  writes(): readonly string[];
   frame(): string;
   lines(): string[];
   press(key: string): Promise<void>;
@@ -43,20 +45,40 @@ export interface Rendered {
   unmount(): void;
 }
 
-export async function renderApp(
-  state: MonitorState,
-  opts: { columns?: number; rows?: number; color?: boolean; ascii?: boolean; now?: () => number } = {},
-): Promise<Rendered> {
-  const controller = fakeController(state);
+export interface RenderOptions {
+  columns?: number;
+  rows?: number;
+  color?: boolean;
+  ascii?: boolean;
+  /** The test clock; `null`: none, so the App falls back to the controller's clock. */
+  now?: (() => number) | null;
+  controller?: FakeController;
+  onScreendump?: () => Promise<string>;
+  bell?: boolean;
+}
+
+export async function renderApp(state: MonitorState, opts: RenderOptions = {}): Promise<Rendered> {
+  const controller = opts.controller ?? fakeController(state);
   let quits = 0;
   const size = { columns: opts.columns ?? 120, rows: opts.rows ?? 40 };
+  const now = opts.now === null ? undefined : (opts.now ?? (() => NOW));
   const r = render(
-    <App controller={controller} color={opts.color ?? false} ascii={opts.ascii ?? false} size={size} now={opts.now ?? (() => NOW)} onQuit={() => quits++} />,
+    <App
+      controller={controller}
+      color={opts.color ?? false}
+      ascii={opts.ascii ?? false}
+      size={size}
+      now={now}
+      onQuit={() => quits++}
+      {...(opts.onScreendump ? { onScreendump: opts.onScreendump } : {})}
+      {...(opts.bell !== undefined ? { bell: opts.bell } : {})}
+    />,
   );
   await settle();
   const frame = () => r.lastFrame() ?? '';
   return {
     controller,
+    writes: () => r.frames,
     frame,
     lines: () => stripAnsi(frame()).split('\n'),
     async press(key: string) {

@@ -176,8 +176,8 @@ describe('layout', () => {
   it('full: a big device shares the lines, NTP keeps at least 40%', () => {
     const plan = planLayout({ columns: 120, rows: 40 }, 'ntp', false, 3, { ntp: 20, gnss: 10, ptp: 25, alarm: 13, events: 30 });
     const heights = paneSlots(plan).map((s) => `${s.pane}:${s.height}`);
-    // Events keeps its title and three events; PTP's detail gives way (it says how much is hidden).
-    expect(heights).toEqual(['ntp:15', 'gnss:10', 'alarm:11', 'ptp:17', 'events:4']);
+    // Events keeps its title and four lines; PTP's detail gives way (it says how much is hidden).
+    expect(heights).toEqual(['ntp:15', 'gnss:10', 'alarm:11', 'ptp:16', 'events:5']);
   });
 
   it('full: events fill what PTP leaves, down to the footer', () => {

@@ -8,7 +8,7 @@ import { sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
-import type { PaneProps } from './pane-props.js';
+import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 const MAX_VALUE = 34;
@@ -44,4 +44,6 @@ function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {
   );
 }
 
-export const AlarmPane = memoPane(AlarmPaneView, (p) => [p.state.alarm]);
+/** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
+export const alarmPaneWatch: PaneWatch = (p) => [p.state.alarm];
+export const AlarmPane = memoPane(AlarmPaneView, alarmPaneWatch);

@@ -5,7 +5,7 @@ import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
-import type { PaneProps } from './pane-props.js';
+import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 /** Lines the events pane would like: its title and one per event (the layout caps it). */
@@ -42,4 +42,6 @@ function EventsPaneView({ state, ui, width, height, focused }: PaneProps) {
   );
 }
 
-export const EventsPane = memoPane(EventsPaneView, (p) => [p.eventsVersion, p.ui.eventsTop, p.ui.eventsSeenAt], { showsAges: false });
+/** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
+export const eventsPaneWatch: PaneWatch = (p) => [p.eventsVersion, p.ui.eventsTop, p.ui.eventsSeenAt];
+export const EventsPane = memoPane(EventsPaneView, eventsPaneWatch, { showsAges: false });

@@ -15,7 +15,7 @@ import { useDisplay } from '../widgets/Display.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
-import type { PaneProps } from './pane-props.js';
+import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 const SAT_WIDTH = 22;
@@ -94,4 +94,6 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   );
 }
 
-export const GnssPane = memoPane(GnssPaneView, (p) => [p.state.gnss, p.ui.gnssReceiver]);
+/** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
+export const gnssPaneWatch: PaneWatch = (p) => [p.state.gnss, p.ui.gnssReceiver];
+export const GnssPane = memoPane(GnssPaneView, gnssPaneWatch);

@@ -11,7 +11,7 @@ import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import { Table } from '../widgets/Table.js';
-import type { PaneProps } from './pane-props.js';
+import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 /** The selected source's detail: its state and offsets, then reach in words and offset spread. */
@@ -64,4 +64,6 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   );
 }
 
-export const NtpPane = memoPane(NtpPaneView, (p) => [p.state.ntp, p.ui.ntpRow]);
+/** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
+export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow];
+export const NtpPane = memoPane(NtpPaneView, ntpPaneWatch);

@@ -15,7 +15,7 @@ import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import { Table } from '../widgets/Table.js';
-import type { PaneProps } from './pane-props.js';
+import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 const SPARK = 12;
@@ -24,6 +24,7 @@ const MAX_LIST_SHARE = 0.3;
 
 function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
   const since = state.stateClock.get(stateKey.ptp(port.id));
+  // The port id is the selected row of the list right above: the pane leaves it out.
   return ptpPortDetail(
     port,
     state.history.values(seriesKey.ptpOffset(port.id)),
@@ -34,7 +35,7 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
       offsets: state.history.get(seriesKey.ptpOffset(port.id))?.recent(STATS_WINDOW) ?? [],
       delays: state.history.get(seriesKey.ptpDelay(port.id))?.recent(STATS_WINDOW) ?? [],
     },
-  );
+  ).filter((f) => f.label !== 'port id');
 }
 
 export function ptpPaneWant(state: MonitorState, width: number, display: Display, selected: number, now: number): number {
@@ -70,4 +71,6 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   );
 }
 
-export const PtpPane = memoPane(PtpPaneView, (p) => [p.state.ptp, p.ui.ptpPort]);
+/** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
+export const ptpPaneWatch: PaneWatch = (p) => [p.state.ptp, p.ui.ptpPort];
+export const PtpPane = memoPane(PtpPaneView, ptpPaneWatch);

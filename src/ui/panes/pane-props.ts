@@ -25,18 +25,21 @@ export interface PaneProps {
  * on every result, and the UI fields it reads). `state.version` changes on every update of any
  * section, so comparing the whole state would re-render every pane every time.
  */
-export function memoPane(
-  component: ComponentType<PaneProps>,
-  watch: (p: PaneProps) => readonly unknown[],
-  opts: { showsAges?: boolean } = {},
-): ComponentType<PaneProps> {
+export type PaneWatch = (p: PaneProps) => readonly unknown[];
+
+export function memoPane(component: ComponentType<PaneProps>, watch: PaneWatch, opts: { showsAges?: boolean } = {}): ComponentType<PaneProps> {
+  return memo(component, samePaneProps(watch, opts));
+}
+
+/** memo's "props are equal": true when the pane would render the same frame. */
+export function samePaneProps(watch: PaneWatch, opts: { showsAges?: boolean } = {}): (a: PaneProps, b: PaneProps) => boolean {
   const showsAges = opts.showsAges ?? true;
-  return memo(component, (a, b) => {
+  return (a, b) => {
     if (a.width !== b.width || a.height !== b.height || a.focused !== b.focused) return false;
     if (showsAges && Math.floor(a.now / 1000) !== Math.floor(b.now / 1000)) return false;
     if (a.state.intervalMs !== b.state.intervalMs || a.state.unreachable !== b.state.unreachable) return false;
     const wa = watch(a);
     const wb = watch(b);
     return wa.length === wb.length && wa.every((v, i) => Object.is(v, wb[i]));
-  });
+  };
 }
