@@ -4,11 +4,17 @@
  * process.exit): otherwise the technician's shell is left inside the alternate screen with a
  * hidden cursor. A crash is printed in plain text after the screen is restored, where it stays
  * readable.
+ *
+ * Ink renders into a LineDiffWriter, not into the terminal: it sends only the rows that changed
+ * (terminal/line-diff-writer.ts), and its screen model is what a screendump saves.
  */
 import { render } from 'ink';
-import type { Instance } from 'ink';
+import type { Instance, RenderOptions } from 'ink';
 import type { MonitorController } from '../monitor/state.js';
+import type { AppProps } from './App.js';
 import { App } from './App.js';
+import { LineDiffWriter } from './terminal/line-diff-writer.js';
+import { writeScreendump } from './terminal/screendump.js';
 
 export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
@@ -19,6 +25,18 @@ const signalExitCodes: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIG
 export interface RunOptions {
   color: boolean;
   ascii: boolean;
+  /** Ring the terminal bell when the health verdict worsens. */
+  bell?: boolean;
+  /** false: Ink's bytes go to the terminal unchanged (full redraw); for comparisons. Default true. */
+  lineDiff?: boolean;
+  /** Ink's per-frame render time (benchmark). */
+  onRender?: RenderOptions['onRender'];
+  /** Called with the writer Ink renders into (tests, benchmark: its screen model and byte counts). */
+  onWriter?: (writer: LineDiffWriter) => void;
+  /** Ink's frame rate cap (default 10); tests raise it to render many updates quickly. */
+  maxFps?: number;
+  /** Where screendumps go; the current directory, then the temporary one, by default. */
+  screendumpDirs?: string[];
   /** Streams, for tests; the process's own otherwise. */
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
@@ -28,10 +46,24 @@ export interface RunOptions {
 export function runLiveMonitor(controller: MonitorController, opts: RunOptions): Promise<void> {
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
+  const writer = new LineDiffWriter(stdout, { mode: opts.lineDiff === false ? 'passthrough' : 'diff' });
+  opts.onWriter?.(writer);
+  const onScreendump = () =>
+    writeScreendump({
+      screen: writer.screenText(),
+      snapshot: controller.snapshot?.(),
+      ...(opts.screendumpDirs ? { dirs: opts.screendumpDirs } : {}),
+    });
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
+    writer.dispose();
+    try {
+      writer.flush();
+    } catch {
+      // A half-parsed update is not worth more than restoring the terminal.
+    }
     try {
       stdout.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
     } catch {
@@ -78,14 +110,18 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     process.on('unhandledRejection', onCrash);
     process.on('exit', restore);
 
+    // onScreendump and bell are App props being added alongside; a cast keeps this compiling
+    // against an App that does not declare them yet.
+    const extra = { onScreendump, bell: opts.bell ?? false } as Partial<AppProps>;
     try {
-      instance = render(<App controller={controller} color={opts.color} ascii={opts.ascii} onQuit={quit} />, {
-        stdout,
+      instance = render(<App controller={controller} color={opts.color} ascii={opts.ascii} onQuit={quit} {...extra} />, {
+        stdout: writer as unknown as NodeJS.WriteStream,
         stderr,
+        ...(opts.onRender ? { onRender: opts.onRender } : {}),
         ...(opts.stdin ? { stdin: opts.stdin } : {}),
         exitOnCtrlC: false,
         patchConsole: false,
-        maxFps: 10,
+        maxFps: opts.maxFps ?? 10,
         incrementalRendering: false,
       });
     } catch (err) {

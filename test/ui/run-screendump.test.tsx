@@ -1,0 +1,142 @@
+import { EventEmitter } from 'node:events';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Snapshot } from '../../src/model/snapshot.js';
+import { runLiveMonitor } from '../../src/ui/run.js';
+import type { LineDiffWriter } from '../../src/ui/terminal/line-diff-writer.js';
+import { screendumpName, writeScreendump } from '../../src/ui/terminal/screendump.js';
+import { fakeController, healthyState } from './fixtures.js';
+import { settle } from './harness.js';
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), 'synctop-dump-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => {
+  for (const d of dirs.splice(0)) {
+    chmodSync(d, 0o700);
+    rmSync(d, { recursive: true, force: true });
+  }
+});
+
+const snapshot = { schema: 'synctop.snapshot/1', device: 'https://10.20.0.5', alarm: { ok: true, data: { smtpPassword: '***' } } };
+
+describe('writeScreendump', () => {
+  it('names the file by local date and time, mode 0600, screen then snapshot JSON', async () => {
+    const dir = tempDir();
+    const at = new Date(2026, 10, 22, 9, 5, 7);
+    const sentence = await writeScreendump({ screen: 'line one\nline two\n\n', snapshot, dirs: [dir], now: at });
+    const path = join(dir, 'synctop-screendump-20261122-090507.txt');
+    expect(screendumpName(at)).toBe('synctop-screendump-20261122-090507.txt');
+    expect(sentence).toBe(`screendump saved to ${path}`);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const text = readFileSync(path, 'utf8');
+    expect(text).toBe(`line one\nline two\n\n${JSON.stringify(snapshot, null, 2)}\n`);
+  });
+
+  it('never overwrites: a second dump in the same second gets a suffix', async () => {
+    const dir = tempDir();
+    const at = new Date(2026, 0, 2, 3, 4, 5);
+    await writeScreendump({ screen: 'a', snapshot, dirs: [dir], now: at });
+    const second = await writeScreendump({ screen: 'b', snapshot, dirs: [dir], now: at });
+    expect(second).toMatch(/synctop-screendump-20260102-030405-2\.txt$/);
+    expect(readdirSync(dir)).toHaveLength(2);
+  });
+
+  it('falls back to the next directory when the first is not writable', async () => {
+    // A regular file where the directory should be: unwritable even for root.
+    const notADir = join(tempDir(), 'file');
+    writeFileSync(notADir, '');
+    const fallback = tempDir();
+    const sentence = await writeScreendump({ screen: 'x', snapshot, dirs: [notADir, fallback] });
+    expect(sentence).toContain(fallback);
+    expect(readdirSync(fallback)).toHaveLength(1);
+  });
+
+  it('rejects with a sentence naming the directories when none is writable', async () => {
+    const missing = join(tempDir(), 'gone');
+    await expect(writeScreendump({ screen: 'x', snapshot, dirs: [missing] })).rejects.toThrow(
+      `could not save the screendump: no writable directory among ${missing} (ENOENT)`,
+    );
+  });
+
+  it('says so when there is no snapshot', async () => {
+    const dir = tempDir();
+    const sentence = await writeScreendump({ screen: 'x', snapshot: undefined, dirs: [dir] });
+    expect(readFileSync(sentence.replace('screendump saved to ', ''), 'utf8')).toBe('x\n\n(no snapshot available)\n');
+  });
+});
+
+class FakeOut extends EventEmitter {
+  isTTY = true;
+  columns = 100;
+  rows = 30;
+  chunks: string[] = [];
+  write = (chunk: string) => {
+    this.chunks.push(String(chunk));
+    return true;
+  };
+}
+
+class FakeIn extends EventEmitter {
+  isTTY = true;
+  private data: string | null = null;
+  send(data: string) {
+    this.data = data;
+    this.emit('readable');
+    this.emit('data', data);
+  }
+  read = () => {
+    const d = this.data;
+    this.data = null;
+    return d;
+  };
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+describe('runLiveMonitor screendump (the s key)', () => {
+  it('saves the screen as Ink drew it, without styles, then the controller snapshot', async () => {
+    const dir = tempDir();
+    const controller = fakeController(healthyState());
+    controller.snapshot = () => snapshot as unknown as Snapshot;
+    const stdout = new FakeOut();
+    const stdin = new FakeIn();
+    let writer: LineDiffWriter | undefined;
+    const done = runLiveMonitor(controller, {
+      color: true,
+      ascii: false,
+      stdout: stdout as unknown as NodeJS.WriteStream,
+      stderr: new FakeOut() as unknown as NodeJS.WriteStream,
+      stdin: stdin as unknown as NodeJS.ReadStream,
+      screendumpDirs: [dir],
+      onWriter: (w) => (writer = w),
+    });
+    await settle();
+    stdin.send('s');
+    // The footer tells when the file is complete.
+    for (let i = 0; i < 100 && !writer!.screenText().includes('screendump saved'); i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(writer!.screenText()).toContain('screendump saved to');
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(/^synctop-screendump-\d{8}-\d{6}\.txt$/);
+    const text = readFileSync(join(dir, files[0]!), 'utf8');
+    expect(text).not.toMatch(/\x1b/);
+    expect(text).toContain('ntp1.example.net');
+    expect(text).toContain('"smtpPassword": "***"');
+    const screen = text.slice(0, text.indexOf('\n\n{'));
+    expect(screen.split('\n')[0]).toBe(writer!.screenText().split('\n')[0]);
+    stdin.send('q');
+    await done;
+  });
+});
