@@ -19,7 +19,7 @@ const WRONG_TOKEN = 'wr0ng-t0k3n-ABC';
 const COOKIE_VALUE = 'c00kie-VALUE-42';
 const HEADER_SECRET = 'x-h34der-s3cret';
 /** What the simulated device's alarm configuration carries (healthy scenario). */
-const PASSWORD = scenarios.healthy.alarm.smtpPassword;
+const PASSWORD = String(scenarios.healthy.alarm.smtpPassword);
 
 const secrets = [TOKEN, WRONG_TOKEN, COOKIE_VALUE, HEADER_SECRET, PASSWORD];
 
@@ -45,7 +45,7 @@ afterAll(async () => {
 
 /** Runs the binary; resolves with its exit code and both streams, whatever the exit code. */
 async function synctop(args: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
-  const clean = { ...process.env, NO_COLOR: '1', ...env };
+  const clean: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...env };
   if (!('SYNCTOP_TOKEN' in env)) delete clean.SYNCTOP_TOKEN;
   try {
     const { stdout, stderr } = await execFileP(process.execPath, [bin, ...args], { env: clean });
