@@ -1,0 +1,74 @@
+/**
+ * The soak script at reduced counts, as its own process (React must be in production mode
+ * before it is first imported, and gc must be exposed): poll cycles with faults sprinkled in
+ * through the real render path, then 1,000 frames each fully drawn. Each run must report that
+ * the heap stayed flat (< 5 MB growth after warm-up) and every bounded structure kept its bound.
+ * `npm run soak` runs the full day (86,400 cycles).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { root } from '../e2e/tmux.js';
+
+const run = promisify(execFile);
+
+interface Figures {
+  ok: boolean;
+  failures: string[];
+  nodeEnv: string;
+  cycles: number;
+  faultsInjected: number;
+  errors: number;
+  heapGrowthMb: number;
+  framesWritten: number;
+  seriesCount: number;
+  maxSeries: number;
+  maxSeriesLength: number;
+  historyCapacity: number;
+  events: number;
+  eventCapacity: number;
+}
+
+async function soak(args: string[]): Promise<Figures> {
+  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', 'test/soak/run.ts', ...args], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+    maxBuffer: 1024 * 1024,
+  }).catch((err: { stdout?: string; stderr?: string; message: string }) => {
+    // Exit 1 still prints the figures: show them, and stderr, in the failure.
+    throw new Error(`soak failed: ${err.message}\n${err.stdout ?? ''}\n${err.stderr ?? ''}`);
+  });
+  const line = stdout.split('\n').find((l) => l.startsWith('{'));
+  if (!line) throw new Error(`no figures printed:\n${stdout}`);
+  return JSON.parse(line) as Figures;
+}
+
+function expectBounded(f: Figures): void {
+  expect(f.failures).toEqual([]);
+  expect(f.ok).toBe(true);
+  expect(f.nodeEnv).toBe('production');
+  expect(f.heapGrowthMb).toBeLessThan(5);
+  expect(f.maxSeriesLength).toBe(f.historyCapacity);
+  expect(f.seriesCount).toBeLessThanOrEqual(f.maxSeries);
+  expect(f.events).toBeLessThanOrEqual(f.eventCapacity);
+}
+
+// Two processes at once: each is single-threaded, and the machine has two cores.
+describe.concurrent('soak', () => {
+  it('1,500 poll cycles with a fault every 50th: heap flat, histories and events bounded', async () => {
+    const f = await soak(['--cycles', '1500', '--warmup', '150', '--batch']);
+    expectBounded(f);
+    expect(f.cycles).toBe(1500);
+    expect(f.faultsInjected).toBeGreaterThanOrEqual(30);
+    // The faults did reach the panes.
+    expect(f.errors).toBeGreaterThanOrEqual(f.faultsInjected / 2);
+    expect(f.framesWritten).toBeGreaterThan(100);
+  }, 90_000);
+
+  it('1,000 updates through the real render path, each frame drawn: heap flat', async () => {
+    const f = await soak(['--cycles', '1000', '--warmup', '150', '--batch', '--fps', '0', '--fault-every', '0']);
+    expectBounded(f);
+    expect(f.cycles).toBe(1000);
+    expect(f.framesWritten).toBeGreaterThanOrEqual(1000);
+  }, 90_000);
+});
