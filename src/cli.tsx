@@ -216,7 +216,7 @@ async function live(config: Config, profile: string | undefined, sim?: { close()
   const controller = single ? single.poller : new DeviceSwitcher(entries, entries[0]!.name);
   controller.start();
   try {
-    await runLiveMonitor(controller, { color: config.color, ascii: config.ascii });
+    await runLiveMonitor(controller, { color: config.color, ascii: config.ascii, bell: config.bell });
   } finally {
     controller.stop();
     single?.close();
