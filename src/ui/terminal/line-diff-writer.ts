@@ -16,6 +16,7 @@
  */
 import { Writable } from 'node:stream';
 import stringWidth from 'string-width';
+import { type Cell, patchRow, rowCells } from './cells.js';
 import { Pen } from './pen.js';
 
 /** The real terminal: process.stdout, or a fake in tests. */
@@ -35,6 +36,8 @@ interface Row {
   plain: string;
   /** True when the pen is back to the default at the row's end. */
   endsDefault: boolean;
+  /** The row as cells, computed when first needed for a within-row diff (null: not possible). */
+  cells?: Cell[] | null;
 }
 
 const BLANK: Row = { bytes: '', plain: '', endsDefault: true };
@@ -51,6 +54,8 @@ export interface LineDiffStats {
   updates: number;
   rowsWritten: number;
   fullRepaints: number;
+  /** Rows of which only the changed cells were written. */
+  rowsPatched: number;
   /** Updates passed through verbatim because something in them was not understood. */
   fallbacks: number;
   /** Why the latest fallback happened. */
@@ -58,6 +63,8 @@ export interface LineDiffStats {
 }
 
 export interface LineDiffOptions {
+  /** Within a row, write only the changed cells when that is shorter (default true). */
+  cellDiff?: boolean;
   /** Wrap multi-row updates in synchronized-update markers (tmux >= 3.4, most modern terminals). */
   synchronized?: boolean;
   /**
@@ -68,7 +75,7 @@ export interface LineDiffOptions {
 }
 
 export class LineDiffWriter extends Writable {
-  readonly stats: LineDiffStats = { bytesIn: 0, bytesOut: 0, updates: 0, rowsWritten: 0, fullRepaints: 0, fallbacks: 0, lastFallback: null };
+  readonly stats: LineDiffStats = { bytesIn: 0, bytesOut: 0, updates: 0, rowsWritten: 0, rowsPatched: 0, fullRepaints: 0, fallbacks: 0, lastFallback: null };
   /** The screen Ink intends. */
   private screen: Row[];
   /** What the terminal shows, row by row, as far as we know. */
@@ -97,6 +104,7 @@ export class LineDiffWriter extends Writable {
   private cursorShown: boolean | null = null;
   private readonly synchronized: boolean;
   private readonly passthrough: boolean;
+  private readonly cellDiff: boolean;
 
   constructor(
     private readonly terminal: TerminalOut,
@@ -105,6 +113,7 @@ export class LineDiffWriter extends Writable {
     super({ decodeStrings: false });
     this.synchronized = opts.synchronized ?? true;
     this.passthrough = opts.mode === 'passthrough';
+    this.cellDiff = opts.cellDiff ?? true;
     this.screen = blankRows(this.rows);
     this.shown = blankRows(this.rows);
     terminal.on('resize', this.onResize);
@@ -449,10 +458,27 @@ export class LineDiffWriter extends Writable {
       const was = this.shown[r]!;
       if (row === was || row.bytes === was.bytes) continue;
       this.shown[r] = row;
-      out += this.rowBytes(r, row, was.bytes !== '');
+      out += this.changedRow(r, was, row);
       rows++;
     }
     return rows > 1 && this.synchronized && this.isTTY ? BSU + out + ESU : out;
+  }
+
+  /** The shorter of: the changed cells only, the whole row. */
+  private changedRow(r: number, was: Row, row: Row): string {
+    const whole = () => this.rowBytes(r, row, was.bytes !== '');
+    if (!this.cellDiff || was.bytes === '' || row.bytes === '') return whole();
+    if (was.cells === undefined) was.cells = rowCells(was.bytes);
+    if (row.cells === undefined) row.cells = rowCells(row.bytes);
+    if (!was.cells || !row.cells) return whole();
+    const penBefore = this.shownPenDirty;
+    const patch = patchRow(r, was.cells, row.cells, penBefore, row.plain);
+    const full = whole();
+    if (!patch || Buffer.byteLength(patch.bytes) >= Buffer.byteLength(full)) return full;
+    this.stats.rowsWritten--;
+    this.stats.rowsPatched++;
+    this.shownPenDirty = patch.penDirty;
+    return patch.bytes;
   }
 
   /** Position on row r, make it blank, write it. */

@@ -28,9 +28,10 @@ function inkUpdate(previous: number, lines: string[]): string {
   return '\x1b[?2026h' + ansiEscapes.eraseLines(previous === 0 ? 0 : previous + 1) + lines.join('\n') + '\n' + '\x1b[?2026l';
 }
 
-function setup(columns = 40, rows = 10) {
+/** Row-level diffs unless `cellDiff` (tested on its own below). */
+function setup(columns = 40, rows = 10, cellDiff = false) {
   const term = new FakeTerminal(columns, rows);
-  const writer = new LineDiffWriter(term, { synchronized: false });
+  const writer = new LineDiffWriter(term, { synchronized: false, cellDiff });
   let height = 0;
   const frame = (lines: string[]) => {
     writer.take(inkUpdate(height, lines));
@@ -73,7 +74,7 @@ describe('LineDiffWriter', () => {
 
   it('wraps a multi-row update in synchronized-update markers when asked to', () => {
     const term = new FakeTerminal();
-    const writer = new LineDiffWriter(term);
+    const writer = new LineDiffWriter(term, { cellDiff: false });
     writer.take(inkUpdate(0, ['a', 'b']));
     term.take();
     writer.take(inkUpdate(2, ['c', 'd']));
@@ -183,6 +184,45 @@ describe('LineDiffWriter', () => {
     expect(writer.screenText()).toBe('h\nb');
     expect(writer.stats.fullRepaints).toBe(1);
     expect(frame(['h', 'c'])).toBe('\x1b[2H\x1b[Kc');
+  });
+
+  describe('within a row', () => {
+    const header = (s: string) => `\x1b[1m\x1b[36m━▶ 1 NTP ${s} ago ━━━━━━━━━━━━━━━━━━━━\x1b[39m\x1b[22m`;
+
+    it('an age tick rewrites only the changed cell, with its pen', () => {
+      const { frame, writer } = setup(40, 10, true);
+      frame([header('2s'), 'other']);
+      expect(frame([header('3s'), 'other'])).toBe('\x1b[1;10H\x1b[1;36m3');
+      expect(writer.stats.rowsPatched).toBe(1);
+      expect(writer.screenText().split('\n')[0]).toBe('━▶ 1 NTP 3s ago ━━━━━━━━━━━━━━━━━━━━');
+    });
+
+    it('keeps the styles changing inside the changed run, and resets the pen after it', () => {
+      const { frame } = setup(40, 10, true);
+      frame(['offset \x1b[32m+12ns\x1b[39m ok']);
+      expect(frame(['offset \x1b[31m-9.1ms\x1b[39m ok'])).toBe('\x1b[1;8H\x1b[31m-9.1ms\x1b[39m ok');
+      expect(frame(['offset \x1b[31m-9.2ms\x1b[39m ok'])).toBe('\x1b[1;11H\x1b[31m2');
+      // the pen was left red: the next write resets it first
+      expect(frame(['offset \x1b[31m-9.2ms\x1b[39m OK'])).toBe('\x1b[1;15H\x1b[mOK');
+    });
+
+    it('clears the tail when the row got shorter', () => {
+      const { frame } = setup(40, 10, true);
+      frame(['updated 12s ago · LIVE']);
+      expect(frame(['updated 9s ago · LIVE'])).toBe('\x1b[1;9H9s ago · LIVE\x1b[K');
+    });
+
+    it('moves wide characters by their width', () => {
+      const { frame } = setup(40, 10, true);
+      frame(['時刻 12 ok']);
+      expect(frame(['時刻 13 ok'])).toBe('\x1b[1;7H3');
+    });
+
+    it('a row that changed entirely is written from its first column, without erasing', () => {
+      const { frame } = setup(40, 10, true);
+      frame(['abcdef']);
+      expect(frame(['uvwxyz'])).toBe('\x1b[1Huvwxyz');
+    });
   });
 
   it('in passthrough mode writes Ink bytes unchanged and still models the screen', () => {

@@ -1,0 +1,450 @@
+/**
+ * npm run bench: the figures the README quotes, as one table. Every figure is a median of
+ * several runs (or one long window, said in the table); where a floor exists it is measured in
+ * the same run and the ratio printed beside it.
+ *
+ *   start-up       process start -> first frame with the device's data, in a pseudo-terminal,
+ *                  against a simulator in this process; floors: a bare Ink hello-world (built
+ *                  without bundling Ink) and `node -e`
+ *   steady state   CPU % of one core, RSS, bytes/s to the terminal, requests and TCP
+ *                  connections per minute, of the real binary polling at 1 s and 2 s (both at
+ *                  once, each against its own simulator), then paused
+ *   bytes/update   in-process, at the writer boundary: Ink's full redraw (what Ink writes) vs
+ *                  what the line-diff writer sends, at 100x30 and 200x60
+ *   render time    Ink's onRender renderTime for the `many` scenario at 200x60
+ *   exporter       test/bench/exporter.ts benchExporter (500 devices, 10 s), when present
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { EventEmitter } from 'node:events';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { processSample, spawnPty, type PtyProcess } from './pty.js';
+
+// React must be in production mode before anything imports it (see DESIGN.md).
+process.env.NODE_ENV ??= 'production';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'dist/synctop.js');
+const STARTUP_RUNS = 7;
+const STEADY_SECONDS = 25;
+const PAUSED_SECONDS = 8;
+const RENDER_SECONDS = 12;
+const WARMUP_MS = 3000;
+const MARKER = '10.20.0.11'; // an NTP source of the `healthy` scenario: the device's data is on screen
+
+const { startSimulator } = await import('../../src/sim/server.js');
+type Sim = Awaited<ReturnType<typeof startSimulator>>;
+
+interface Row {
+  figure: string;
+  value: string;
+  floor?: string;
+  ratio?: string;
+  goal?: string;
+  met?: boolean;
+}
+const rows: Row[] = [];
+const notes: string[] = [];
+const benchStarted = performance.now();
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const totalRequests = (sim: Sim) => Object.values(sim.stats.requests).reduce((a, b) => a + b, 0);
+
+function progress(message: string) {
+  process.stderr.write(`[bench ${fmt((performance.now() - benchStarted) / 1000, 0).padStart(3)} s] ${message}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up
+// ---------------------------------------------------------------------------------------------
+
+async function buildHello(): Promise<string> {
+  const dir = join(ROOT, 'node_modules/.cache/synctop-bench');
+  mkdirSync(dir, { recursive: true });
+  const out = join(dir, 'hello.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'test/bench/hello.tsx')],
+    outfile: out,
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    jsx: 'automatic',
+    logLevel: 'error',
+  });
+  return out;
+}
+
+async function timeToMarker(command: string, marker: string): Promise<number> {
+  const pty = spawnPty(command, { columns: 100, rows: 30 }, { ...process.env, NODE_ENV: 'production' });
+  try {
+    return await pty.waitFor(marker);
+  } finally {
+    await pty.stop();
+  }
+}
+
+async function startup(sim: Sim): Promise<void> {
+  progress(`start-up: ${STARTUP_RUNS} runs each`);
+  const hello = await buildHello();
+  const cases = [
+    { name: 'synctop', cmd: `node ${BIN} ${sim.url}`, marker: MARKER },
+    { name: 'hello', cmd: `node ${hello}`, marker: 'hello from a bare Ink app' },
+    { name: 'node', cmd: `node -e "process.stdout.write('ready')"`, marker: 'ready' },
+  ];
+  const times: Record<string, number[]> = { synctop: [], hello: [], node: [] };
+  // Interleaved, after one unmeasured round that warms the file cache.
+  for (let run = 0; run <= STARTUP_RUNS; run++) {
+    for (const c of cases) {
+      const ms = await timeToMarker(c.cmd, c.marker);
+      if (run > 0) times[c.name]!.push(ms);
+    }
+  }
+  const app = median(times.synctop!);
+  const ink = median(times.hello!);
+  const node = median(times.node!);
+  rows.push({
+    figure: 'start-up: first frame with device data (pty, 100x30)',
+    value: `${fmt(app)} ms`,
+    floor: `Ink hello ${fmt(ink)} ms`,
+    ratio: `${fmt(app / ink, 2)}x`,
+    goal: '<= Ink hello-world',
+    met: app <= ink,
+  });
+  rows.push({ figure: '  floor: bare Ink hello-world (unbundled Ink)', value: `${fmt(ink)} ms`, floor: `node -e ${fmt(node)} ms`, ratio: `${fmt(ink / node, 2)}x` });
+  rows.push({ figure: '  floor: node -e "" (process start)', value: `${fmt(node)} ms` });
+  rows.push({ figure: '  synctop above process start', value: `${fmt(app - node)} ms`, floor: `Ink: ${fmt(ink - node)} ms` });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steady state of the real binary
+// ---------------------------------------------------------------------------------------------
+
+interface SteadyResult {
+  interval: number;
+  cpu: number;
+  rss: number;
+  hwm: number;
+  bytesPerSecond: number;
+  requestsPerMinute: number;
+  connectionsPerMinute: number;
+  paused?: { cpu: number; bytesPerSecond: number; requestsPerMinute: number };
+}
+
+async function steady(intervalSeconds: number, pauseAfter: boolean): Promise<SteadyResult> {
+  const sim = await startSimulator({ scenario: 'healthy' });
+  const pty: PtyProcess = spawnPty(`node ${BIN} ${sim.url} --interval ${intervalSeconds}`, { columns: 100, rows: 30 });
+  try {
+    await pty.waitFor(MARKER);
+    await sleep(WARMUP_MS);
+    const pid = pty.programPid();
+    const window = async (seconds: number) => {
+      const s0 = processSample(pid);
+      const b0 = pty.bytes();
+      const r0 = totalRequests(sim);
+      const c0 = sim.stats.connections;
+      const t0 = performance.now();
+      await sleep(seconds * 1000);
+      const dt = (performance.now() - t0) / 1000;
+      const s1 = processSample(pid);
+      return {
+        cpu: ((s1.cpuSeconds - s0.cpuSeconds) / dt) * 100,
+        rss: s1.rssMb,
+        hwm: s1.hwmMb,
+        bytesPerSecond: (pty.bytes() - b0) / dt,
+        requestsPerMinute: ((totalRequests(sim) - r0) / dt) * 60,
+        connectionsPerMinute: ((sim.stats.connections - c0) / dt) * 60,
+      };
+    };
+    const live = await window(STEADY_SECONDS);
+    const result: SteadyResult = { interval: intervalSeconds, ...live };
+    if (pauseAfter) {
+      pty.type(' ');
+      await sleep(1500);
+      if (!pty.text().includes('PAUSED')) notes.push('the pause key did not show PAUSED on screen');
+      const paused = await window(PAUSED_SECONDS);
+      result.paused = { cpu: paused.cpu, bytesPerSecond: paused.bytesPerSecond, requestsPerMinute: paused.requestsPerMinute };
+    }
+    return result;
+  } finally {
+    await pty.stop();
+    await sim.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// In-process: bytes per update at the writer boundary, render time
+// ---------------------------------------------------------------------------------------------
+
+class FakeTerminal extends EventEmitter {
+  isTTY = true;
+  bytes = 0;
+  constructor(
+    public columns: number,
+    public rows: number,
+  ) {
+    super();
+  }
+  write = (chunk: string) => {
+    this.bytes += Buffer.byteLength(chunk);
+    return true;
+  };
+}
+
+class FakeKeyboard extends EventEmitter {
+  isTTY = true;
+  read = () => null;
+  setEncoding() {}
+  setRawMode() {}
+  resume() {}
+  pause() {}
+  ref() {}
+  unref() {}
+}
+
+// Longer than Ink's render throttle (maxFps 10 -> 100 ms), so each update is out before the next.
+const settle = () => sleep(150);
+
+async function bytesPerUpdate(columns: number, height: number): Promise<void> {
+  const { runLiveMonitor } = await import('../../src/ui/run.js');
+  const { fakeController, healthyState, NOW } = await import('../ui/fixtures.js');
+  type State = ReturnType<typeof healthyState>;
+  type LineDiffWriter = import('../../src/ui/terminal/line-diff-writer.js').LineDiffWriter;
+  let clock = NOW;
+  const controller = fakeController(healthyState());
+  controller.now = () => clock;
+  const terminal = new FakeTerminal(columns, height);
+  let writer: LineDiffWriter | undefined;
+  const done = runLiveMonitor(controller, {
+    color: true,
+    ascii: false,
+    stdout: terminal as unknown as NodeJS.WriteStream,
+    stdin: new FakeKeyboard() as unknown as NodeJS.ReadStream,
+    stderr: new FakeTerminal(80, 24) as unknown as NodeJS.WriteStream,
+    onWriter: (w) => (writer = w),
+  });
+  await settle();
+  const w = writer!;
+  if (process.env.BENCH_DEBUG) console.error('first frame', terminal.bytes, JSON.stringify(w.stats), w.screenText().slice(0, 300));
+  const poll = (change: (s: State) => State): State => {
+    const s = controller.getState();
+    return change({ ...s, lastUpdateAt: clock, ntp: { ...s.ntp, receivedAt: clock, attemptedAt: clock }, version: s.version + 1 });
+  };
+  const measure = async (runs: number, step: () => void) => {
+    const full: number[] = [];
+    const diff: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const in0 = w.stats.bytesIn;
+      const out0 = w.stats.bytesOut;
+      step();
+      await settle();
+      full.push(w.stats.bytesIn - in0);
+      diff.push(w.stats.bytesOut - out0);
+    }
+    return { full: median(full), diff: median(diff) };
+  };
+  let k = 0;
+  const cases: [string, () => void][] = [
+    [
+      'a poll, one value changed, 1 s later',
+      () => {
+        clock += 1000;
+        controller.setState(
+          poll((s) => {
+            const data = s.ntp.data!;
+            const sources = data.sources.map((src, i) => (i === 1 ? { ...src, offsetNs: 40_000 + (++k % 7) * 1300 } : src));
+            return { ...s, ntp: { ...s.ntp, data: { ...data, sources } } };
+          }),
+        );
+      },
+    ],
+    [
+      'a poll, nothing changed, 1 s later',
+      () => {
+        clock += 1000;
+        controller.setState(poll((s) => s));
+      },
+    ],
+    [
+      'no poll: the clock ticks 1 s (ages)',
+      () => {
+        clock += 1000;
+        const s = controller.getState();
+        controller.setState({ ...s, version: s.version + 1 });
+      },
+    ],
+    [
+      'nothing changed at all (re-render)',
+      () => {
+        const s = controller.getState();
+        controller.setState({ ...s, version: s.version + 1 });
+      },
+    ],
+  ];
+  for (const [name, step] of cases) {
+    const r = await measure(5, step);
+    const zeroCase = name.startsWith('nothing changed at all');
+    rows.push({
+      figure: `bytes/update ${columns}x${height}: ${name}`,
+      value: `${fmt(r.diff)} B`,
+      floor: `full redraw ${fmt(r.full)} B`,
+      ratio: r.full > 0 ? `${fmt((100 * r.diff) / r.full, 1)}%` : '-',
+      ...(zeroCase ? { goal: '0 B', met: r.diff === 0 } : {}),
+    });
+  }
+  if (w.stats.fallbacks > 0) notes.push(`writer fell back ${w.stats.fallbacks}x at ${columns}x${height}: ${w.stats.lastFallback}`);
+  process.emit('SIGTERM', 'SIGTERM');
+  await done;
+  process.exitCode = 0;
+}
+
+async function renderTime(): Promise<void> {
+  const { runLiveMonitor } = await import('../../src/ui/run.js');
+  const { DeviceClient } = await import('../../src/api/client.js');
+  const { Poller } = await import('../../src/monitor/poller.js');
+  const { resolveConfig } = await import('../../src/config.js');
+  const sim = await startSimulator({ scenario: 'many' });
+  const config = resolveConfig(sim.url, { interval: 0.5 }, {}, { oneShot: false });
+  const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
+  const poller = new Poller(client, { intervalMs: config.intervalMs, ptpPorts: config.ptpPorts, showSecrets: false, thresholds: config.thresholds });
+  const times: number[] = [];
+  const terminal = new FakeTerminal(200, 60);
+  poller.start();
+  const done = runLiveMonitor(poller, {
+    color: true,
+    ascii: false,
+    stdout: terminal as unknown as NodeJS.WriteStream,
+    stdin: new FakeKeyboard() as unknown as NodeJS.ReadStream,
+    stderr: new FakeTerminal(80, 24) as unknown as NodeJS.WriteStream,
+    onRender: ({ renderTime }) => times.push(renderTime),
+  });
+  await sleep(RENDER_SECONDS * 1000);
+  process.emit('SIGTERM', 'SIGTERM');
+  await done;
+  process.exitCode = 0;
+  poller.stop();
+  client.destroy();
+  await sim.close();
+  const steadyTimes = times.slice(5); // the first frames include warm-up (JIT)
+  rows.push({
+    figure: `render time/frame, many scenario, 200x60 (${steadyTimes.length} frames)`,
+    value: `p50 ${fmt(median(steadyTimes), 2)} ms`,
+    floor: `p99 ${fmt(quantile(steadyTimes, 0.99), 2)} ms`,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Exporter
+// ---------------------------------------------------------------------------------------------
+
+async function exporter(): Promise<void> {
+  const path = join(ROOT, 'test/bench/exporter.ts');
+  if (!existsSync(path)) {
+    rows.push({ figure: 'exporter: 500 devices x 4 operations / 10 s', value: 'not measured', floor: 'test/bench/exporter.ts is absent' });
+    return;
+  }
+  progress('exporter: 500 devices, 10 s');
+  const { benchExporter } = (await import('./exporter.js')) as typeof import('./exporter.js');
+  const r = await benchExporter({ devices: 500, intervalMs: 10_000, durationMs: 10_000 });
+  rows.push({
+    figure: `exporter: ${r.devices} devices x 4 ops / ${r.intervalMs / 1000} s (window ${r.durationMs / 1000} s)`,
+    value: `CPU ${fmt(r.cpuPercentOfOneCore, 1)}%`,
+    floor: `${fmt(r.operationsPerSecond, 1)} of ${fmt(r.expectedOperationsPerSecond, 1)} ops/s, RSS ${fmt(r.rssMb)} MB`,
+    goal: '< 50% of a core',
+    met: r.cpuPercentOfOneCore < 50 && r.operationsPerSecond >= 0.95 * r.expectedOperationsPerSecond,
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function printTable(): void {
+  const header: Row = { figure: 'figure', value: 'measured', floor: 'floor / beside it', ratio: 'ratio', goal: 'goal', met: undefined };
+  const cells = (r: Row) => [r.figure, r.value, r.floor ?? '', r.ratio ?? '', r.goal ?? '', r.met === undefined ? '' : r.met ? 'yes' : 'NO'];
+  const all = [header, ...rows].map(cells);
+  const widths = all[0]!.map((_, i) => Math.max(...all.map((c) => c[i]!.length)));
+  const line = (c: string[]) => c.map((x, i) => (i === 1 ? x.padStart(widths[i]!) : x.padEnd(widths[i]!))).join(' | ').trimEnd();
+  const out = [line(all[0]!), widths.map((w) => '-'.repeat(w)).join('-|-'), ...all.slice(1).map(line)];
+  process.stdout.write(`\n${out.join('\n')}\n`);
+  for (const n of notes) process.stdout.write(`note: ${n}\n`);
+  process.stdout.write(`(Node ${process.version}, ${availableParallelism()} CPUs; medians of ${STARTUP_RUNS} start-ups, of 5 updates)\n`);
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: npm run build first`);
+  // BENCH_ONLY=bytes|render|startup|steady: one part, while working on it.
+  const only = process.env.BENCH_ONLY;
+  if (only) {
+    if (only === 'bytes') {
+      await bytesPerUpdate(100, 30);
+      await bytesPerUpdate(200, 60);
+    } else if (only === 'render') await renderTime();
+    else if (only === 'startup') {
+      const sim = await startSimulator({ scenario: 'healthy' });
+      await startup(sim);
+      await sim.close();
+    } else if (only === 'steady') {
+      const [one, two] = await Promise.all([steady(1, true), steady(2, false)]);
+      steadyRows(one, two);
+    }
+    printTable();
+    return;
+  }
+  const sim = await startSimulator({ scenario: 'healthy' });
+  try {
+    await startup(sim);
+  } finally {
+    await sim.close();
+  }
+
+  progress(`steady state: 1 s and 2 s polling at once, ${STEADY_SECONDS} s each, then paused ${PAUSED_SECONDS} s`);
+  const steadyRuns = Promise.all([steady(1, true), steady(2, false)]);
+  // In-process figures meanwhile (one core each for the two monitors would be plenty; these
+  // measure bytes, which do not depend on timing, and render time, which barely does).
+  await sleep(WARMUP_MS + 2000);
+  await bytesPerUpdate(100, 30);
+  await bytesPerUpdate(200, 60);
+  progress('render time: many scenario');
+  await renderTime();
+  const [one, two] = await steadyRuns;
+  steadyRows(one, two);
+  await exporter();
+  const total = (performance.now() - benchStarted) / 1000;
+  rows.push({ figure: 'whole bench', value: `${fmt(total)} s`, goal: '< 300 s', met: total < 300 });
+  printTable();
+}
+
+function steadyRows(...results: SteadyResult[]): void {
+  for (const s of results) {
+    const at = `${s.interval} s polling (${STEADY_SECONDS} s window)`;
+    rows.push({ figure: `steady CPU, ${at}`, value: `${fmt(s.cpu, 2)}%`, goal: s.interval === 1 ? '< 2% of a core' : '', ...(s.interval === 1 ? { met: s.cpu < 2 } : {}) });
+    rows.push({ figure: `RSS, ${at}`, value: `${fmt(s.rss, 1)} MB`, floor: `peak ${fmt(s.hwm, 1)} MB`, goal: '< 100 MB', met: s.hwm < 100 });
+    rows.push({
+      figure: `bytes/s to the terminal 100x30, ${at}`,
+      value: `${fmt(s.bytesPerSecond)} B/s`,
+      ...(s.interval === 1 ? { goal: '< 1,500 B/s', met: s.bytesPerSecond < 1500 } : {}),
+    });
+    rows.push({ figure: `requests/min/device, ${at}`, value: fmt(s.requestsPerMinute, 1), floor: `4 ops x ${fmt(60 / s.interval)} polls = ${fmt((4 * 60) / s.interval)}` });
+    rows.push({ figure: `TCP connections/min/device, ${at}`, value: fmt(s.connectionsPerMinute, 2), goal: 'keep-alive: ~0' });
+    if (s.paused) {
+      rows.push({ figure: `paused (space), ${PAUSED_SECONDS} s window: CPU`, value: `${fmt(s.paused.cpu, 2)}%` });
+      rows.push({ figure: '  paused: bytes/s to the terminal (ages tick)', value: `${fmt(s.paused.bytesPerSecond)} B/s` });
+      rows.push({ figure: '  paused: requests/min', value: fmt(s.paused.requestsPerMinute, 1), goal: '0', met: s.paused.requestsPerMinute === 0 });
+    }
+  }
+}
+
+await main();
+process.exit(process.exitCode ?? 0);
