@@ -14,6 +14,7 @@ import type { MonitorController } from '../monitor/state.js';
 import type { AppProps } from './App.js';
 import { App } from './App.js';
 import { LineDiffWriter } from './terminal/line-diff-writer.js';
+import { coalesceRoutineUpdates } from './terminal/render-cadence.js';
 import { writeScreendump } from './terminal/screendump.js';
 
 export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
@@ -33,6 +34,11 @@ export interface RunOptions {
   onRender?: RenderOptions['onRender'];
   /** Called with the writer Ink renders into (tests, benchmark: its screen model and byte counts). */
   onWriter?: (writer: LineDiffWriter) => void;
+  /**
+   * Leave routine data changes to the per-second render instead of rendering on every answer
+   * (terminal/render-cadence.ts). Default true; tests that count frames turn it off.
+   */
+  coalesce?: boolean;
   /** Ink's frame rate cap (default 10); tests raise it to render many updates quickly. */
   maxFps?: number;
   /** Where screendumps go; the current directory, then the temporary one, by default. */
@@ -48,6 +54,8 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
   const stderr = opts.stderr ?? process.stderr;
   const writer = new LineDiffWriter(stdout, { mode: opts.lineDiff === false ? 'passthrough' : 'diff' });
   opts.onWriter?.(writer);
+  const cadence = opts.coalesce === false ? null : coalesceRoutineUpdates(controller);
+  const viewed = cadence?.controller ?? controller;
   const onScreendump = () =>
     writeScreendump({
       screen: writer.screenText(),
@@ -58,6 +66,7 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
   const restore = () => {
     if (restored) return;
     restored = true;
+    cadence?.dispose();
     writer.dispose();
     try {
       writer.flush();
@@ -114,7 +123,7 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     // against an App that does not declare them yet.
     const extra = { onScreendump, bell: opts.bell ?? false } as Partial<AppProps>;
     try {
-      instance = render(<App controller={controller} color={opts.color} ascii={opts.ascii} onQuit={quit} {...extra} />, {
+      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} {...extra} />, {
         stdout: writer as unknown as NodeJS.WriteStream,
         stderr,
         ...(opts.onRender ? { onRender: opts.onRender } : {}),

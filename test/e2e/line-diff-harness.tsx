@@ -82,6 +82,8 @@ void runLiveMonitor(controller, {
   color: true,
   ascii: false,
   maxFps: 1000,
+  // Every update a frame: no coalescing into the per-second render.
+  coalesce: false,
   lineDiff: modeArg !== 'passthrough',
   onWriter: (w) => (writer = w),
 }).then(() => process.exit(0));

@@ -21,6 +21,17 @@ export interface Cell {
 
 const SGR = /\x1b\[[0-9;:]*m/y;
 
+/** Widths of the non-ASCII characters seen (a screen uses a few dozen: box drawing, marks). */
+const widths = new Map<string, number>();
+function charWidth(ch: string): number {
+  let w = widths.get(ch);
+  if (w === undefined) {
+    w = stringWidth(ch);
+    if (widths.size < 4096) widths.set(ch, w);
+  }
+  return w;
+}
+
 /** The row's cells; null when the row holds anything but SGR and printable text. */
 export function rowCells(bytes: string): Cell[] | null {
   const cells: Cell[] = [];
@@ -45,7 +56,7 @@ export function rowCells(bytes: string): Cell[] | null {
     const cp = bytes.codePointAt(i)!;
     const ch = String.fromCodePoint(cp);
     i += ch.length;
-    const width = cp < 0x7f ? 1 : stringWidth(ch);
+    const width = cp < 0x7f ? 1 : charWidth(ch);
     if (width === 0 && cells.length > 0 && before === '') {
       // A combining mark or joiner belongs to the character before it.
       cells[cells.length - 1]!.text += ch;
