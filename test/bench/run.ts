@@ -27,7 +27,7 @@ process.env.NODE_ENV ??= 'production';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = join(ROOT, 'dist/synctop.js');
-const STARTUP_RUNS = 7;
+const STARTUP_RUNS = 9;
 const STEADY_SECONDS = 25;
 const PAUSED_SECONDS = 8;
 const RENDER_SECONDS = 12;
@@ -470,7 +470,14 @@ function steadyRows(...results: SteadyResult[]): void {
       value: `${fmt(s.bytesPerSecond)} B/s`,
       ...(s.interval === 1 ? { goal: '< 1,500 B/s', met: s.bytesPerSecond < 1500 } : {}),
     });
-    rows.push({ figure: `requests/min/device, ${at}`, value: fmt(s.requestsPerMinute, 1), floor: `4 ops x ${fmt(60 / s.interval)} polls = ${fmt((4 * 60) / s.interval)}` });
+    // healthy: NTP, GNSS, alarm, and PTP once per slave port (2): 5 requests a cycle; cycles are
+    // interval x (1 + jitter 0..5%) apart.
+    rows.push({
+      figure: `requests/min/device, ${at}`,
+      value: fmt(s.requestsPerMinute, 1),
+      floor: `5 req/cycle x ${fmt(60 / s.interval / 1.025, 1)} cycles = ${fmt((5 * 60) / s.interval / 1.025, 1)}`,
+      ratio: `${fmt(s.requestsPerMinute / ((5 * 60) / s.interval / 1.025), 2)}x`,
+    });
     rows.push({ figure: `TCP connections/min/device, ${at}`, value: fmt(s.connectionsPerMinute, 2), goal: 'keep-alive: ~0' });
     if (s.paused) {
       rows.push({ figure: `paused (space), ${PAUSED_SECONDS} s window: CPU`, value: `${fmt(s.paused.cpu, 2)}%` });
