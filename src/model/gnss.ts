@@ -6,11 +6,12 @@ import type { RawGnssList, RawGnssReceiver } from '../api/schemas.js';
 import { sanitizeLabel } from './sanitize.js';
 import type { GnssData, GnssReceiver } from './snapshot.js';
 import { finiteOrNull, parseCoordinate, parseUtc } from './units.js';
+import { lookupTable } from './lookup.js';
 
 type Constellation = keyof GnssReceiver['satellites'];
 
 /** Signal type names as sent (lower-cased) -> constellation; aliases seen in receiver firmwares. */
-const constellationOf: Record<string, Constellation> = {
+const constellationOf = lookupTable<Constellation>({
   gps: 'gps',
   glonass: 'glonass',
   glo: 'glonass',
@@ -19,12 +20,12 @@ const constellationOf: Record<string, Constellation> = {
   bd: 'bds',
   galileo: 'galileo',
   gal: 'galileo',
-};
+});
 
 const constellations: readonly Constellation[] = ['gps', 'glonass', 'bds', 'galileo'];
 
 /** Values of ppsValid / indicatorValid. */
-const validity: Record<string, boolean> = { valid: true, invalid: false };
+const validity = lookupTable<boolean>({ valid: true, invalid: false });
 
 export function normalizeGnss(raw: RawGnssList): GnssData {
   return { receivers: raw.map(normalizeGnssReceiver) };

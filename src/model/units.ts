@@ -5,6 +5,7 @@
  * Parsers never throw and never invent values: whatever they cannot read is null (never 0,
  * never NaN). Results are finite numbers, and -0 is normalized to 0.
  */
+import { lookupTable } from './lookup.js';
 
 // ---------------------------------------------------------------------------------------------
 // Small numeric helpers
@@ -28,14 +29,14 @@ function roundMilli(n: number): number {
 // ---------------------------------------------------------------------------------------------
 
 /** Nanoseconds per unit. Both micro signs (U+00B5 and U+03BC) appear in the wild. */
-const nsPerUnit: Record<string, number> = {
+const nsPerUnit = lookupTable<number>({
   ns: 1,
   us: 1e3,
   'µs': 1e3,
   'μs': 1e3,
   ms: 1e6,
   s: 1e9,
-};
+});
 
 const quantityPattern = /^([+-]?)\s*(\d+(?:\.\d*)?|\.\d+)\s*([a-zµμ]+)$/i;
 
@@ -95,14 +96,14 @@ export function looksLikeSample(text: string): boolean {
 // ---------------------------------------------------------------------------------------------
 
 /** Seconds per lastRx suffix; a year is 365 days as in chrony. */
-const secondsPerSuffix: Record<string, number> = {
+const secondsPerSuffix = lookupTable<number>({
   '': 1,
   s: 1,
   m: 60,
   h: 3600,
   d: 86400,
   y: 365 * 86400,
-};
+});
 
 /** chrony prints 2^32-1 when a source has never been heard from. */
 const NEVER_SENTINEL = 4294967295;

@@ -5,6 +5,7 @@
  */
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { defaultThresholds, ptpStateSeverity, type Thresholds } from './health.js';
+import { lookupTable } from '../model/lookup.js';
 
 export type EventSeverity = 'info' | 'ok' | 'warning' | 'critical';
 
@@ -32,14 +33,14 @@ const receivers = (s: Snapshot): GnssReceiver[] => (s.gnss.ok ? s.gnss.data.rece
 const ports = (s: Snapshot): PtpPort[] => (s.ptp.ok ? s.ptp.data.ports.filter((p) => p.ok) : []);
 const rx = (r: GnssReceiver) => `GNSS receiver ${r.id ?? '?'}`;
 
-const ntpStateSeverity: Record<string, EventSeverity> = {
+const ntpStateSeverity = lookupTable<EventSeverity>({
   'Best source': 'ok',
   'Combined with best': 'ok',
   Selectable: 'info',
   'False ticker': 'warning',
   'Too variable': 'warning',
   'Not selectable': 'warning',
-};
+});
 
 const antennaSeverity = (a: string | null): EventSeverity => (a === 'normal' ? 'ok' : a === 'open' || a === 'short-circuited' ? 'critical' : 'info');
 

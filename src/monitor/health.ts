@@ -6,6 +6,7 @@
  */
 import { leapSecondMismatch } from '../model/decoders.js';
 import type { GnssReceiver, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
+import { lookupTable } from '../model/lookup.js';
 
 export type Severity = 'ok' | 'warning' | 'critical';
 export const severityRank: Record<Severity, number> = { ok: 0, warning: 1, critical: 2 };
@@ -232,14 +233,14 @@ export const rules: Rule[] = [
   },
 ];
 
-export const ptpStateSeverity: Record<string, Severity> = {
+export const ptpStateSeverity = lookupTable<Severity>({
   STABLE: 'ok',
   ACQUIRED: 'warning',
   ACQUIRING: 'warning',
   UNKNOWN: 'warning',
   LOST: 'critical',
   NEVER: 'critical',
-};
+});
 
 /** GNSS faults that explain trouble elsewhere, and the trouble they explain. */
 const causes: Topic[] = ['gnss-antenna', 'gnss-pps', 'gnss-working'];

@@ -4,6 +4,7 @@
  * symbol and its word, so state stays readable without color (NO_COLOR, colour-blind eyes) and
  * the help legend reads the same table the panes do.
  */
+import { lookupTable } from '../model/lookup.js';
 
 export type Token = 'ok' | 'warn' | 'bad' | 'muted' | 'accent' | 'focus' | 'title' | 'text';
 
@@ -28,44 +29,44 @@ export interface StateStyle {
 }
 
 /** chrony's source states, as `chronyc sources` prints them. Order is the help legend's order. */
-export const ntpSourceStates: Record<string, StateStyle> = {
+export const ntpSourceStates = lookupTable<StateStyle>({
   'Best source': { token: 'ok', symbol: '*', word: 'best' },
   'Combined with best': { token: 'ok', symbol: '+', word: 'combined' },
   Selectable: { token: 'accent', symbol: '-', word: 'selectable' },
   'False ticker': { token: 'bad', symbol: 'x', word: 'false ticker' },
   'Too variable': { token: 'warn', symbol: '~', word: 'too variable' },
   'Not selectable': { token: 'muted', symbol: '?', word: 'not selectable' },
-};
+});
 
-export const ntpOverallStates: Record<string, StateStyle> = {
+export const ntpOverallStates = lookupTable<StateStyle>({
   Synchronized: { token: 'ok', symbol: '*', word: 'synchronized' },
   'Not synchronized': { token: 'bad', symbol: '!', word: 'not synchronized' },
   Unknown: { token: 'warn', symbol: '?', word: 'unknown' },
-};
+});
 
-export const ptpSyncStates: Record<string, StateStyle> = {
+export const ptpSyncStates = lookupTable<StateStyle>({
   STABLE: { token: 'ok', symbol: '*', word: 'STABLE' },
   ACQUIRED: { token: 'warn', symbol: '+', word: 'ACQUIRED' },
   ACQUIRING: { token: 'warn', symbol: '~', word: 'ACQUIRING' },
   LOST: { token: 'bad', symbol: '!', word: 'LOST' },
   NEVER: { token: 'bad', symbol: 'x', word: 'NEVER' },
   UNKNOWN: { token: 'muted', symbol: '?', word: 'UNKNOWN' },
-};
+});
 
-export const gnssStatuses: Record<string, StateStyle> = {
+export const gnssStatuses = lookupTable<StateStyle>({
   working: { token: 'ok', symbol: '*', word: 'working' },
   standby: { token: 'muted', symbol: '-', word: 'standby' },
   offline: { token: 'bad', symbol: '!', word: 'offline' },
-};
+});
 
-export const antennaStates: Record<string, StateStyle> = {
+export const antennaStates = lookupTable<StateStyle>({
   normal: { token: 'ok', symbol: '*', word: 'normal' },
   open: { token: 'bad', symbol: '!', word: 'open' },
   'short-circuited': { token: 'bad', symbol: '!', word: 'short-circuited' },
   unknown: { token: 'muted', symbol: '?', word: 'unknown' },
   uninitialized: { token: 'muted', symbol: '?', word: 'uninitialized' },
   'not-support': { token: 'muted', symbol: '-', word: 'not supported' },
-};
+});
 
 /** Severities of derived events, and the health verdict: symbol and word beside the color. */
 export const eventSeverities: Record<'info' | 'ok' | 'warning' | 'critical', StateStyle> = {
@@ -82,7 +83,7 @@ export const verdictStyles: Record<'ok' | 'warning' | 'critical', StateStyle> = 
 };
 
 /** Anything a device sends that no table knows: shown as sent, dimmed, never hidden. */
-export function styleOf(table: Record<string, StateStyle>, value: string | null | undefined): StateStyle {
+export function styleOf(table: Readonly<Record<string, StateStyle>>, value: string | null | undefined): StateStyle {
   if (value === null || value === undefined) return { token: 'muted', symbol: '?', word: '-' };
   return table[value] ?? { token: 'muted', symbol: '?', word: value };
 }

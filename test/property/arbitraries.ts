@@ -94,9 +94,8 @@ const nasty = [
 
 /**
  * Names of Object.prototype members: a lookup table indexed by a device string finds these
- * unless it checks own keys. Not yet mixed into hostileString: health.ts, events.ts and the UI
- * theme still look states up that way (a PTP syncState "toString" crashes --once); see the
- * reliability report. decode() is already safe and tested with them below.
+ * unless it has no prototype (src/model/lookup.ts). Device states, units, constellations and
+ * error codes are all looked up in such tables.
  */
 export const prototypeKeys = ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf'] as const;
 
@@ -104,6 +103,7 @@ export const hostileString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.array(fc.oneof(fc.constantFrom(...nasty), fc.string({ maxLength: 6 })), { maxLength: 8 }).map((parts) => parts.join('')),
   fc.constantFrom('NaN', 'Infinity', '-Infinity', '1e999', '-1e999', '-0', '0x1F', '', ' ', 'None', 'null', '377', '+12ns[+13ns] +/- 1ms'),
+  fc.constantFrom(...prototypeKeys),
 );
 
 /** Long text: the sanitizer truncates, the views cut; nothing may grow without bound. */
