@@ -52,6 +52,8 @@ export const REDISCOVER_MS = 5 * 60_000;
 interface Loop {
   timer: NodeJS.Timeout | null;
   inFlight: boolean;
+  /** The latest poll of this operation failed at the network level. */
+  networkFailed: boolean;
 }
 
 export class Poller implements MonitorController {
@@ -76,7 +78,7 @@ export class Poller implements MonitorController {
     this.random = options.random ?? Math.random;
     this.store = new MonitorStore(client.baseUrl, options.intervalMs, options.thresholds);
     this.ptpIds = options.ptpPorts === 'auto' ? null : [...options.ptpPorts];
-    const loop = (): Loop => ({ timer: null, inFlight: false });
+    const loop = (): Loop => ({ timer: null, inFlight: false, networkFailed: false });
     this.loops = { ntp: loop(), gnss: loop(), ptp: loop(), alarm: loop() };
   }
 
@@ -212,17 +214,19 @@ export class Poller implements MonitorController {
   private record(name: SectionName, result: Result<unknown>): void {
     const now = this.clock();
     const section: Section<unknown> = result.ok ? { ok: true, data: result.data } : { ok: false, error: toSnapshotError(result.error) };
-    const wasDown = this.probe !== null;
+    const networkFailure = !result.ok && result.error.kind === 'network';
+    this.loops[name].networkFailed = networkFailure;
     let unreachable: MonitorState['unreachable'] | undefined;
-    if (!result.ok && result.error.kind === 'network') {
-      this.probe ??= name;
-      // Only the probe's failures count: the others' were in flight when the outage began.
+    if (networkFailure) {
+      // The device is down only when no operation gets through: one stalled operation while the
+      // others answer is that operation's error, shown in its pane, not an outage.
+      if (this.probe === null && sectionNames.every((n) => this.loops[n].networkFailed)) this.probe = name;
       if (this.probe === name) {
         this.failures++;
         const delay = this.nextDelay(name) ?? this.opts.intervalMs;
         unreachable = { since: this.getState().unreachable?.since ?? now, retryAt: now + delay, reason: section.ok ? '' : section.error.message };
       }
-    } else if (wasDown) {
+    } else if (this.probe !== null) {
       // The device answers again: everyone polls now.
       this.probe = null;
       this.failures = 0;
