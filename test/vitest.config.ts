@@ -11,5 +11,8 @@ export default defineConfig({
     // Fails the run on any unhandled rejection or error, wherever it comes from.
     dangerouslyIgnoreUnhandledErrors: false,
     pool: 'forks',
+    // Most tests wait on timers, sockets and tmux rather than compute: more workers than cores
+    // keeps the suite short on a 2-core machine.
+    maxWorkers: 3,
   },
 });
