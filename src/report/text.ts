@@ -17,7 +17,7 @@ import { ntpColumns, ntpSourceRow, ntpStatusLine } from '../ui/renderers/ntp-sou
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../ui/renderers/ptp-port.js';
 import { errorLine } from '../ui/renderers/section.js';
 import { glyphsFor, palette, type Token } from '../ui/theme.js';
-import { fitLine, padText } from '../ui/widgets/fit.js';
+import { fitLine, lineWidth, padText } from '../ui/widgets/fit.js';
 import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../ui/widgets/table-layout.js';
 
 export interface TextReportOptions {
@@ -36,17 +36,23 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
   const glyphs = glyphsFor(opts.ascii);
   const now = opts.now ?? Date.parse(snapshot.takenAt);
   const out: Line[] = [];
+  /** Sentences (errors, findings, lint) wrap instead of being cut: a fingerprint must survive. */
+  const prose = new WeakSet<Line>();
+  const say = (line: Line) => {
+    prose.add(line);
+    out.push(line);
+  };
   const blank = () => out.push([]);
   const title = (text: string) => out.push([cell(text, 'title', true)]);
 
   const verdict = evaluateHealth(snapshot, opts.thresholds);
   out.push([cell('synctop report ', 'title', true), cell(snapshot.device), cell(`  ${snapshot.takenAt}`, 'muted')]);
   out.push([cell('health  ', 'muted'), cell(verdict.severity.toUpperCase(), severityToken[verdict.severity], true)]);
-  for (const f of verdict.findings) out.push([cell(`  ${f.severity === 'critical' ? '!' : '~'} `, severityToken[f.severity]), cell(f.message)]);
+  for (const f of verdict.findings) say([cell(`  ${f.severity === 'critical' ? '!' : '~'} `, severityToken[f.severity]), cell(f.message)]);
 
   blank();
   title('NTP');
-  section(snapshot.ntp, out, (data) => {
+  section(snapshot.ntp, say, (data) => {
     out.push(ntpStatusLine(data));
     const rows = data.sources.map((s) => ntpSourceRow(s, [], { ascii: opts.ascii, glyphs }));
     // No history in a one-shot report: the trend column would be empty.
@@ -55,7 +61,7 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
 
   blank();
   title('GNSS');
-  section(snapshot.gnss, out, (data) => {
+  section(snapshot.gnss, say, (data) => {
     if (data.receivers.length === 0) out.push([cell('no receivers reported', 'muted')]);
     data.receivers.forEach((rx, i) => {
       out.push([cell(receiverLabel(rx, i), undefined, true)]);
@@ -69,7 +75,7 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
 
   blank();
   title('PTP');
-  section(snapshot.ptp, out, (data) => {
+  section(snapshot.ptp, say, (data) => {
     if (data.ports.length === 0) {
       out.push([cell('no PTP slave port answered (ids asked: see --ptp-ports)', 'muted')]);
       return;
@@ -86,20 +92,46 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
 
   blank();
   title('Alarm e-mail');
-  section(snapshot.alarm, out, (data) => {
+  section(snapshot.alarm, say, (data) => {
     out.push(...fields(alarmFields(data), '  '));
-    for (const lint of lintAlarm(data)) out.push([cell('  ~ ', 'warn'), cell(lint.message, 'warn')]);
+    for (const lint of lintAlarm(data)) say([cell('  ~ ', 'warn'), cell(lint.message, 'warn')]);
   });
 
-  return out.map((line) => render(fitLine(line, width, glyphs.ellipsis), opts.color)).join('\n') + '\n';
+  return (
+    out
+      .flatMap((line) => (prose.has(line) ? wrapLine(line, width) : [fitLine(line, width, glyphs.ellipsis)]))
+      .map((line) => render(line, opts.color))
+      .join('\n') + '\n'
+  );
 }
 
-function section<T>(sec: Section<T>, out: Line[], body: (data: T) => void, explain?: (e: { code?: string }) => string | undefined): void {
+function section<T>(sec: Section<T>, say: (line: Line) => void, body: (data: T) => void, explain?: (e: { code?: string }) => string | undefined): void {
   if (!sec.ok) {
-    out.push(errorLine(sec.error, explain?.(sec.error)));
+    say(errorLine(sec.error, explain?.(sec.error)));
     return;
   }
   body(sec.data);
+}
+
+/** Word-wraps a styled line to `width`, continuation lines indented under the first word. */
+function wrapLine(line: Line, width: number): Line[] {
+  if (lineWidth(line) <= width) return [line];
+  const indent = ' '.repeat(Math.min(8, stringWidth(line[0]?.text ?? '')));
+  const lines: Line[] = [[]];
+  let used = 0;
+  for (const c of line) {
+    for (const word of c.text.split(/(?<= )/)) {
+      const w = stringWidth(word);
+      if (used + w > width && used > indent.length) {
+        lines.push([cell(indent)]);
+        used = indent.length;
+      }
+      // A single word wider than the line is still printed whole: never cut a sentence.
+      lines[lines.length - 1]!.push({ ...c, text: word });
+      used += w;
+    }
+  }
+  return lines;
 }
 
 function fields(list: Field[], indent: string): Line[] {
