@@ -11,7 +11,6 @@
 import { render } from 'ink';
 import type { Instance, RenderOptions } from 'ink';
 import type { MonitorController } from '../monitor/state.js';
-import type { AppProps } from './App.js';
 import { App } from './App.js';
 import { LineDiffWriter } from './terminal/line-diff-writer.js';
 import { coalesceRoutineUpdates } from './terminal/render-cadence.js';
@@ -119,11 +118,8 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     process.on('unhandledRejection', onCrash);
     process.on('exit', restore);
 
-    // onScreendump and bell are App props being added alongside; a cast keeps this compiling
-    // against an App that does not declare them yet.
-    const extra = { onScreendump, bell: opts.bell ?? false } as Partial<AppProps>;
     try {
-      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} {...extra} />, {
+      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} />, {
         stdout: writer as unknown as NodeJS.WriteStream,
         stderr,
         ...(opts.onRender ? { onRender: opts.onRender } : {}),
