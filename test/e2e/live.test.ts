@@ -79,6 +79,13 @@ describe('live monitor in tmux', () => {
     await t.waitFor((s) => /\[exit 0\]/.test(s), 'exit after Ctrl-C');
   });
 
+  it('stays live when CI=true is in the environment (Ink would otherwise hold frames back)', async () => {
+    const t = open({ columns: 100, rows: 30 }, { CI: 'true' });
+    await t.waitFor((s) => /STABLE/.test(s) && /GPS/.test(s), 'live data with CI=true');
+    t.keys('q');
+    await t.waitFor((s) => /\[exit 0\]/.test(s), 'exit');
+  });
+
   it('fits 80x24 and survives resizes without a line wider than the terminal', async () => {
     const t = open({ columns: 80, rows: 24 });
     await t.waitFor((s) => /STABLE/.test(s), 'data');

@@ -27,7 +27,8 @@ export class TmuxSession {
     // A clean, known environment: UTF-8 locale, a real TERM, and no CI (which makes Ink hold
     // frames back) unless a test sets it on purpose.
     const envArgs = Object.entries({ LANG: 'C.UTF-8', TERM: 'xterm-256color', ...env }).flatMap(([k, v]) => ['-e', `${k}=${v}`]);
-    this.tmux(['new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), ...envArgs, `env -u CI -u CONTINUOUS_INTEGRATION ${command}; echo "[exit $?]"; sleep 600`]);
+    const unsetCi = 'CI' in env ? '' : 'env -u CI -u CONTINUOUS_INTEGRATION ';
+    this.tmux(['new-session', '-d', '-s', this.name, '-x', String(size.columns), '-y', String(size.rows), ...envArgs, `${unsetCi}${command}; echo "[exit $?]"; sleep 600`]);
     this.tmux(['set-option', '-t', this.name, 'remain-on-exit', 'on']);
   }
 
