@@ -205,7 +205,6 @@ async function live(config: Config, profile: string | undefined, sim?: { close()
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
   const { DeviceSwitcher } = await import('./monitor/switcher.js');
-  const { runLiveMonitor } = await import('./ui/run.js');
   // With a profile, every profile of the config file is one `d` away.
   const choices = profile === undefined ? [{ name: config.connection.url, config }] : profileConfigs(profile, config);
   const entries = await Promise.all(
@@ -214,7 +213,9 @@ async function live(config: Config, profile: string | undefined, sim?: { close()
   // One device: its poller is the controller (no `d` switcher to offer).
   const single = entries.length === 1 ? entries[0]!.open() : null;
   const controller = single ? single.poller : new DeviceSwitcher(entries, entries[0]!.name);
+  // Polling starts first, so the device's first answers are on their way while Ink loads.
   controller.start();
+  const { runLiveMonitor } = await import('./ui/run.js');
   try {
     await runLiveMonitor(controller, { color: config.color, ascii: config.ascii, bell: config.bell });
   } finally {
