@@ -68,48 +68,49 @@ const help = `
     2 bad usage
 `;
 
-// check answers bad usage itself with UNKNOWN (exit 3); meow would exit 2 on an unknown flag.
-const checkMode = process.argv[2] === 'check';
+const flagSpec = {
+  once: { type: 'boolean' },
+  json: { type: 'boolean' },
+  jsonSchema: { type: 'boolean' },
+  demo: { type: 'string' },
+  interval: { type: 'number' },
+  timeout: { type: 'number' },
+  ptpPorts: { type: 'string' },
+  header: { type: 'string', isMultiple: true },
+  tokenFile: { type: 'string' },
+  cookieFile: { type: 'string' },
+  insecure: { type: 'boolean' },
+  ca: { type: 'string' },
+  pinSha256: { type: 'string' },
+  color: { type: 'boolean', default: true },
+  ascii: { type: 'boolean' },
+  showSecrets: { type: 'boolean' },
+  record: { type: 'string' },
+  ptpWarn: { type: 'string' },
+  ptpCrit: { type: 'string' },
+  ntpWarn: { type: 'string' },
+  ntpCrit: { type: 'string' },
+  minSats: { type: 'number' },
+  bell: { type: 'boolean' },
+  port: { type: 'number' },
+  scenario: { type: 'string' },
+  faults: { type: 'string' },
+  warning: { type: 'string', shortFlag: 'w' },
+  critical: { type: 'string', shortFlag: 'c' },
+  listen: { type: 'string' },
+  concurrency: { type: 'number' },
+  speed: { type: 'number' },
+  config: { type: 'string' },
+  device: { type: 'string' },
+} as const;
 
+// Unknown flags are let through meow and answered here: with a sentence (exit 2), or by check
+// with UNKNOWN (exit 3), as the monitoring-plugin convention wants.
 const cli = meow(help, {
   importMeta: import.meta,
   version: pkg.version,
-  allowUnknownFlags: checkMode,
-  flags: {
-    once: { type: 'boolean' },
-    json: { type: 'boolean' },
-    jsonSchema: { type: 'boolean' },
-    demo: { type: 'string' },
-    interval: { type: 'number' },
-    timeout: { type: 'number' },
-    ptpPorts: { type: 'string' },
-    header: { type: 'string', isMultiple: true },
-    tokenFile: { type: 'string' },
-    cookieFile: { type: 'string' },
-    insecure: { type: 'boolean' },
-    ca: { type: 'string' },
-    pinSha256: { type: 'string' },
-    color: { type: 'boolean', default: true },
-    ascii: { type: 'boolean' },
-    showSecrets: { type: 'boolean' },
-    record: { type: 'string' },
-    ptpWarn: { type: 'string' },
-    ptpCrit: { type: 'string' },
-    ntpWarn: { type: 'string' },
-    ntpCrit: { type: 'string' },
-    minSats: { type: 'number' },
-    bell: { type: 'boolean' },
-    port: { type: 'number' },
-    scenario: { type: 'string' },
-    faults: { type: 'string' },
-    warning: { type: 'string', shortFlag: 'w' },
-    critical: { type: 'string', shortFlag: 'c' },
-    listen: { type: 'string' },
-    concurrency: { type: 'number' },
-    speed: { type: 'number' },
-    config: { type: 'string' },
-    device: { type: 'string' },
-  },
+  allowUnknownFlags: true,
+  flags: flagSpec,
 });
 
 const flags = cli.flags;
@@ -120,14 +121,21 @@ function fail(message: string, code = 2): never {
   process.exit(code);
 }
 
+/** A flag meow did not know, as the user typed it (`--bogus-flag`). */
+const unknownFlag = Object.keys(flags)
+  .filter((k) => !Object.hasOwn(flagSpec, k))
+  .map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)[0];
+
 async function main(): Promise<void> {
   if (flags.jsonSchema) {
     const { schemaJson } = await import('./report/json.js');
     process.stdout.write(schemaJson());
     return;
   }
-  if (first === 'simulate') return simulate();
+  // check answers bad usage itself, with UNKNOWN (exit 3).
   if (first === 'check') return check();
+  if (unknownFlag) fail(`unknown option ${unknownFlag}; see --help`);
+  if (first === 'simulate') return simulate();
   if (first === 'export') return exporter();
   if (first === 'replay') return replay();
 

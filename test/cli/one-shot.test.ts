@@ -122,7 +122,7 @@ describe('bad usage exits 2 with a sentence', () => {
     [['http://x', '--ptp-ports', 'a,b', '--once'], /--ptp-ports takes/],
     [['http://x', '--token-file', '/nonexistent/t', '--once'], /--token-file \/nonexistent\/t: no such file/],
     [['@lab', '--config', badConfig, '--once'], /"devices.lab" unknown key "intervall"/],
-    [['http://x', '--bogus'], /bogus/],
+    [['http://x', '--bogus-flag'], /unknown option --bogus-flag; see --help/],
   ])('%j', async (args, message) => {
     const { code, stderr } = await synctop(args);
     expect(code).toBe(2);
