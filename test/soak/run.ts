@@ -1,9 +1,12 @@
 /**
  * Soak: N poll cycles against the simulated device over real HTTP, each result fed to a
- * MonitorStore the way the poller feeds it, and the real App rendered by Ink into a fake
- * 120x40 terminal after every result. Every 50th cycle a fault (a different one each time) spoils
+ * MonitorStore the way the poller feeds it, and the real App rendered by Ink, through the
+ * line-diff writer as in the live monitor, into a fake 120x40 terminal after every result. Every 50th cycle a fault (a different one each time) spoils
  * a random operation, cleared the next cycle. Heap is measured after a warm-up and at the end
  * (after gc), and the bounded structures are checked; one JSON line of figures is printed.
+ * --census adds live strings and objects counted from heap snapshots (growth the JIT's code
+ * does not blur); --checkpoint-every N, the heap every N cycles; --heap-snapshots DIR keeps the
+ * start and end snapshots to diff by constructor.
  *
  *   NODE_ENV=production node --expose-gc --import tsx test/soak/run.ts --cycles 2000
  *
@@ -32,6 +35,13 @@ const { values: args } = parseArgs({
     batch: { type: 'boolean', default: false },
     // No Ink at all: separates what the store and the client hold from what rendering holds.
     headless: { type: 'boolean', default: false },
+    // Write a heap snapshot after warm-up and at the end into this directory (to diff what grew).
+    'heap-snapshots': { type: 'string' },
+    // Also measure the heap (after gc) every N measured cycles; the figures list them.
+    'checkpoint-every': { type: 'string', default: '0' },
+    // Count the live objects by kind (from a heap snapshot) at the start and the end: growth of
+    // strings and objects, which the JIT's code does not blur. Cheap (well under a second each).
+    census: { type: 'boolean', default: false },
   },
 });
 
@@ -40,11 +50,16 @@ const warmup = Number(args.warmup);
 const faultEvery = Number(args['fault-every']);
 const fps = Number(args.fps);
 const maxGrowthMb = Number(args['max-growth-mb']);
+const checkpointEvery = Number(args['checkpoint-every']);
 const MB = 1024 * 1024;
 const INTERVAL_MS = 2000;
 const SIZE = { columns: 120, rows: 40 };
 
 const { EventEmitter } = await import('node:events');
+const { getHeapSpaceStatistics, writeHeapSnapshot } = await import('node:v8');
+const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+const { tmpdir } = await import('node:os');
+const { join } = await import('node:path');
 const React = await import('react');
 const { render } = await import('ink');
 const { DeviceClient } = await import('../../src/api/client.js');
@@ -59,13 +74,14 @@ const { normalizeAlarm } = await import('../../src/model/alarm.js');
 const { normalizePtp } = await import('../../src/model/ptp.js');
 const { toSnapshotError } = await import('../../src/model/sanitize.js');
 const { App } = await import('../../src/ui/App.js');
+const { LineDiffWriter } = await import('../../src/ui/terminal/line-diff-writer.js');
 type Fault = import('../../src/sim/faults.js').Fault;
 type SectionName = import('../../src/model/snapshot.js').SectionName;
 type Section = import('../../src/model/snapshot.js').Section<unknown>;
 type MonitorController = import('../../src/monitor/state.js').MonitorController;
 
-if (!(Number.isInteger(cycles) && cycles > 0 && Number.isInteger(warmup) && warmup >= 0 && faultEvery >= 0 && fps >= 0)) {
-  process.stderr.write('usage: run.ts --cycles N [--warmup N] [--fault-every N (0: none)] [--fps N (0: every update)] [--batch] [--max-growth-mb MB] [--scenario S] [--seed N]\n');
+if (!(Number.isInteger(cycles) && cycles > 0 && Number.isInteger(warmup) && warmup >= 0 && faultEvery >= 0 && fps >= 0 && Number.isInteger(checkpointEvery) && checkpointEvery >= 0)) {
+  process.stderr.write('usage: run.ts --cycles N [--warmup N] [--fault-every N (0: none)] [--fps N (0: every update)] [--batch] [--max-growth-mb MB] [--scenario S] [--seed N] [--checkpoint-every N] [--heap-snapshots DIR] [--headless]\n');
   process.exit(2);
 }
 if (!isScenarioName(args.scenario)) {
@@ -78,18 +94,16 @@ if (!gc) {
   process.exit(2);
 }
 
-/** A terminal that keeps nothing: it counts what Ink writes and remembers the last frame's start. */
+/** A terminal that keeps nothing: it counts what the line-diff writer sends it. */
 class FakeStdout extends EventEmitter {
   readonly columns = SIZE.columns;
   readonly rows = SIZE.rows;
   readonly isTTY = true;
   writes = 0;
   bytes = 0;
-  lastWrite = '';
   write(chunk: string | Uint8Array): boolean {
     this.writes++;
     this.bytes += chunk.length;
-    if (typeof chunk === 'string' && chunk.length > 100) this.lastWrite = chunk.slice(0, 400);
     return true;
   }
 }
@@ -170,11 +184,14 @@ const controller: MonitorController = {
 };
 
 const stdout = new FakeStdout();
+// As in the live monitor (ui/run.tsx), Ink renders into the line-diff writer, which keeps a model
+// of the screen and sends the terminal only the rows that changed.
+const writer = args.headless ? null : new LineDiffWriter(stdout);
 const stdin = new FakeStdin();
 const instance = args.headless ? null : render(
   React.createElement(App, { controller, color: true, ascii: false, size: SIZE, now: () => now, onQuit: () => undefined }),
   {
-    stdout: stdout as unknown as NodeJS.WriteStream,
+    stdout: writer as unknown as NodeJS.WriteStream,
     stdin: stdin as unknown as NodeJS.ReadStream,
     stderr: stdout as unknown as NodeJS.WriteStream,
     exitOnCtrlC: false,
@@ -249,14 +266,88 @@ function heapAfterGc(): number {
   return process.memoryUsage().heapUsed;
 }
 
+/** Bytes in V8's code space: compiled code, which grows while the JIT warms up and then stays. */
+function codeSpace(): number {
+  return getHeapSpaceStatistics().find((s) => s.space_name === 'code_space')?.space_used_size ?? 0;
+}
+
+/** Heap after gc every --checkpoint-every cycles (and at the start and end of the measured run). */
+const checkpoints: { cycle: number; heapMb: number; codeMb: number }[] = [];
+function checkpoint(cycleNo: number, heap: number): void {
+  checkpoints.push({ cycle: cycleNo, heapMb: +(heap / MB).toFixed(3), codeMb: +(codeSpace() / MB).toFixed(3) });
+}
+
+interface Census {
+  /** Self size in bytes of live strings and of live JS objects (objects, arrays, closures, numbers). */
+  stringBytes: number;
+  objectBytes: number;
+  /** Compiled code, bytecode, feedback, maps and other engine-internal objects. */
+  engineBytes: number;
+  strings: number;
+  objects: number;
+}
+
+const dataTypes = new Set(['object', 'array', 'closure', 'regexp', 'number', 'symbol', 'bigint']);
+const stringTypes = new Set(['string', 'concatenated string', 'sliced string']);
+
+/** Live heap by kind, read from a heap snapshot (V8 collects garbage before taking it). */
+function census(): Census {
+  const dir = mkdtempSync(join(tmpdir(), 'synctop-soak-'));
+  try {
+    const file = writeHeapSnapshot(join(dir, 'heap.heapsnapshot'));
+    const snap = JSON.parse(readFileSync(file, 'utf8')) as {
+      snapshot: { meta: { node_fields: string[]; node_types: [string[]] } };
+      nodes: number[];
+    };
+    const fields = snap.snapshot.meta.node_fields;
+    const types = snap.snapshot.meta.node_types[0];
+    const stride = fields.length;
+    const typeAt = fields.indexOf('type');
+    const sizeAt = fields.indexOf('self_size');
+    const c: Census = { stringBytes: 0, objectBytes: 0, engineBytes: 0, strings: 0, objects: 0 };
+    for (let i = 0; i < snap.nodes.length; i += stride) {
+      const type = types[snap.nodes[i + typeAt]!]!;
+      const size = snap.nodes[i + sizeAt]!;
+      if (stringTypes.has(type)) {
+        c.stringBytes += size;
+        c.strings++;
+      } else if (dataTypes.has(type)) {
+        c.objectBytes += size;
+        c.objects++;
+      } else c.engineBytes += size;
+    }
+    return c;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 const started = performance.now();
 for (let i = 0; i < warmup; i++) await cycle(i);
+// Measured as the end is: after Ink has flushed the cycle's frame.
+await new Promise((r) => setImmediate(r));
 const heapStart = heapAfterGc();
+const codeStart = codeSpace();
+checkpoint(0, heapStart);
+const censusStart = args.census ? census() : null;
+if (args['heap-snapshots']) writeHeapSnapshot(`${args['heap-snapshots']}/start.heapsnapshot`);
 const rssStart = process.memoryUsage().rss;
-for (let i = warmup; i < warmup + cycles; i++) await cycle(i);
+// The second half of the run is measured on its own too: a leak keeps its pace there, while
+// what only warms up (the JIT's compiled code, caches that fill to a bound) has levelled off.
+const half = Math.floor(cycles / 2);
+let heapHalf = 0;
+for (let i = 0; i < cycles; i++) {
+  await cycle(warmup + i);
+  if (i + 1 === half) heapHalf = heapAfterGc();
+  if (checkpointEvery > 0 && (i + 1) % checkpointEvery === 0 && i + 1 < cycles) checkpoint(i + 1, heapAfterGc());
+}
 // Let Ink flush its last frame before measuring.
 await new Promise((r) => setImmediate(r));
 const heapEnd = heapAfterGc();
+const codeEnd = codeSpace();
+checkpoint(cycles, heapEnd);
+const censusEnd = args.census ? census() : null;
+if (args['heap-snapshots']) writeHeapSnapshot(`${args['heap-snapshots']}/end.heapsnapshot`);
 const rssEnd = process.memoryUsage().rss;
 const durationMs = performance.now() - started;
 
@@ -270,6 +361,11 @@ const lengths = [...keys].map((k) => state.history.get(k)?.length ?? 0);
 const maxSeriesLength = Math.max(0, ...lengths);
 
 const growthMb = (heapEnd - heapStart) / MB;
+/** Strings and objects gained per measured cycle (census only): 5 MB a day at one cycle every 2 s is 60 B. */
+const dataGrowthPerCycle =
+  censusStart && censusEnd
+    ? (censusEnd.stringBytes + censusEnd.objectBytes - censusStart.stringBytes - censusStart.objectBytes) / cycles
+    : null;
 const failures: string[] = [];
 if (growthMb >= maxGrowthMb) failures.push(`heap grew ${growthMb.toFixed(2)} MB (limit ${maxGrowthMb} MB)`);
 if (maxSeriesLength > state.history.capacity) failures.push(`a history series holds ${maxSeriesLength} > ${state.history.capacity}`);
@@ -277,7 +373,8 @@ if (warmup + cycles >= HISTORY_LENGTH && maxSeriesLength !== state.history.capac
 if (state.history.seriesCount > MAX_SERIES) failures.push(`${state.history.seriesCount} series > ${MAX_SERIES}`);
 if (state.events.length > state.events.capacity) failures.push(`${state.events.length} events > ${state.events.capacity}`);
 if (!args.headless && fps === 0 && stdout.writes < cycles) failures.push(`only ${stdout.writes} writes for ${cycles} cycles: frames were not drawn`);
-if (!args.headless && !stdout.lastWrite.includes('synctop')) failures.push('the last frame has no header');
+if (writer && !writer.screenText().includes('synctop')) failures.push('the screen has no header');
+if (writer && writer.screenRows().length > SIZE.rows) failures.push(`the screen model holds ${writer.screenRows().length} rows > ${SIZE.rows}`);
 
 instance?.unmount();
 client.destroy();
@@ -300,8 +397,26 @@ const figures = {
   heapStartMb: +(heapStart / MB).toFixed(2),
   heapEndMb: +(heapEnd / MB).toFixed(2),
   heapGrowthMb: +growthMb.toFixed(3),
+  // Start to end, the JIT's compiled code included; then the second half alone.
+  codeGrowthMb: +((codeEnd - codeStart) / MB).toFixed(3),
+  heapGrowthSecondHalfMb: +((heapEnd - heapHalf) / MB).toFixed(3),
+  checkpoints,
+  ...(censusStart && censusEnd
+    ? {
+        census: {
+          stringBytes: censusEnd.stringBytes - censusStart.stringBytes,
+          strings: censusEnd.strings - censusStart.strings,
+          objectBytes: censusEnd.objectBytes - censusStart.objectBytes,
+          objects: censusEnd.objects - censusStart.objects,
+          engineBytes: censusEnd.engineBytes - censusStart.engineBytes,
+          dataBytesPerCycle: +dataGrowthPerCycle!.toFixed(1),
+        },
+      }
+    : {}),
   rssGrowthMb: +((rssEnd - rssStart) / MB).toFixed(2),
   framesWritten: stdout.writes,
+  screenUpdates: writer?.stats.updates ?? 0,
+  screenFallbacks: writer?.stats.fallbacks ?? 0,
   bytesWritten: stdout.bytes,
   seriesCount: state.history.seriesCount,
   maxSeries: MAX_SERIES,

@@ -1,23 +1,38 @@
-import { memo } from 'react';
-import { Box, Text } from 'ink';
+import { createElement, memo } from 'react';
+import { Box } from 'ink';
 import type { Line } from '../renderers/cell.js';
 import { useDisplay } from './Display.js';
 import { fitLine } from './fit.js';
 import { Tinted } from './Tinted.js';
 
-/** One terminal row of styled segments, clipped to `width` by display width: it never wraps. */
+/**
+ * One terminal row of styled segments, clipped to `width` by display width: it never wraps.
+ *
+ * The row's text node is Ink's own `ink-text` host element given a fixed `width` x 1 size,
+ * not `<Text>`. Why: Yoga asks Ink to measure a text node whose size is not fixed, and Ink
+ * 6.8's measureText keeps every string it ever measured in a module-level Map that is never
+ * evicted (ink#986; bounded only in Ink 7, which needs Node 22). A row's text is the whole
+ * styled line, and live values (offsets, ages, times) make nearly every frame's rows new
+ * strings: about 1 MB of heap per 1,000 poll cycles, some 90 MB over a day. A text node of
+ * fixed width and height is never measured (Yoga sizes it from its style), so nothing is
+ * cached. The size is exact anyway: the line is already clipped to `width` here, and the row
+ * is one terminal line in a box that hides overflow. The segments inside stay `Tinted` Texts
+ * (nested, so Ink styles them as before). test/soak proves the heap stays flat.
+ */
 export const StyledLine = memo(function StyledLine({ line, width, inverse }: { line: Line; width: number; inverse?: boolean }) {
   const { glyphs } = useDisplay();
   const fitted = fitLine(line, width, glyphs.ellipsis);
   return (
     <Box width={width} height={1} flexShrink={0} overflow="hidden">
-      <Text wrap="truncate">
-        {fitted.map((c, i) => (
+      {createElement(
+        'ink-text',
+        { style: { width, height: 1, flexShrink: 0, flexGrow: 0, flexDirection: 'row', textWrap: 'truncate' } },
+        fitted.map((c, i) => (
           <Tinted key={i} token={c.token} bold={c.bold} inverse={inverse}>
             {c.text}
           </Tinted>
-        ))}
-      </Text>
+        )),
+      )}
     </Box>
   );
 });
