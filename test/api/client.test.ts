@@ -255,3 +255,22 @@ describe('decode', () => {
     if (!r.ok) expect(r.error.message).toBe('unexpected answer: data[0].signal[0].count: expected number, got string');
   });
 });
+
+describe('DeviceClient against the simulated device', () => {
+  it('100 sequential polls of every operation reuse one TCP connection (counted by the device)', async () => {
+    const { startSimulator } = await import('../../src/sim/server.js');
+    const sim = await startSimulator({ scenario: 'healthy' });
+    const client = new DeviceClient({ baseUrl: sim.url, timeoutMs: 1000 });
+    try {
+      for (let i = 0; i < 100; i++) {
+        for (const op of ['ntp', 'gnss', 'alarm'] as const) expect((await client.call(op)).ok).toBe(true);
+        expect((await client.call('ptp', { id: 0 })).ok).toBe(true);
+      }
+      expect(sim.stats.requests).toEqual({ ntp: 100, gnss: 100, alarm: 100, ptp: 100 });
+      expect(sim.stats.connections).toBe(1);
+    } finally {
+      await client.close();
+      await sim.close();
+    }
+  });
+});
