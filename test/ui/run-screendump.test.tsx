@@ -1,7 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FakeIn, FakeOut } from './fake-terminal.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/snapshot.js';
 import { runLiveMonitor } from '../../src/ui/run.js';
@@ -71,37 +71,7 @@ describe('writeScreendump', () => {
   });
 });
 
-class FakeOut extends EventEmitter {
-  isTTY = true;
-  columns = 100;
-  rows = 30;
-  chunks: string[] = [];
-  write = (chunk: string) => {
-    this.chunks.push(String(chunk));
-    return true;
-  };
-}
 
-class FakeIn extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  send(data: string) {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 describe('runLiveMonitor screendump (the s key)', () => {
   it('saves the screen as Ink drew it, without styles, then the controller snapshot', async () => {

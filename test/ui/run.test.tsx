@@ -1,44 +1,11 @@
-import { EventEmitter } from 'node:events';
+import { FakeIn, FakeOut } from './fake-terminal.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MonitorState } from '../../src/monitor/state.js';
 import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR, runLiveMonitor } from '../../src/ui/run.js';
 import { fakeController, healthyState } from './fixtures.js';
 import { settle } from './harness.js';
 
-class FakeOut extends EventEmitter {
-  isTTY = true;
-  columns = 100;
-  rows = 30;
-  chunks: string[] = [];
-  write = (chunk: string) => {
-    this.chunks.push(String(chunk));
-    return true;
-  };
-  get text() {
-    return this.chunks.join('');
-  }
-}
 
-class FakeIn extends EventEmitter {
-  isTTY = true;
-  private data: string | null = null;
-  send(data: string) {
-    this.data = data;
-    this.emit('readable');
-    this.emit('data', data);
-  }
-  read = () => {
-    const d = this.data;
-    this.data = null;
-    return d;
-  };
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
-}
 
 function start(controller = fakeController(healthyState())) {
   const stdout = new FakeOut();
