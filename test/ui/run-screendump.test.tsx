@@ -71,8 +71,6 @@ describe('writeScreendump', () => {
   });
 });
 
-
-
 describe('runLiveMonitor screendump (the s key)', () => {
   it('saves the screen as Ink drew it, without styles, then the controller snapshot', async () => {
     const dir = tempDir();

@@ -5,8 +5,6 @@ import { ENTER_ALT_SCREEN, LEAVE_ALT_SCREEN, SHOW_CURSOR, runLiveMonitor } from 
 import { fakeController, healthyState } from './fixtures.js';
 import { settle } from './harness.js';
 
-
-
 function start(controller = fakeController(healthyState())) {
   const stdout = new FakeOut();
   const stderr = new FakeOut();
