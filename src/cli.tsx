@@ -256,7 +256,6 @@ async function replay(): Promise<void> {
   if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
   const speed = flags.speed ?? 1;
   if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
-  if (!process.stdout.isTTY) fail('replay needs a terminal');
   const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
   let controller: InstanceType<typeof ReplayController>;
   try {
@@ -265,6 +264,7 @@ async function replay(): Promise<void> {
     if (err instanceof RecordingError) fail(err.message);
     throw err;
   }
+  if (!process.stdout.isTTY) fail('replay needs a terminal');
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
   const { colorEnabled, isUtf8Locale } = await import('./config.js');
