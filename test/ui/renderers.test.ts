@@ -46,6 +46,8 @@ describe('sparkline', () => {
 
   it('scales from a floor for counts', () => {
     expect(sparkline([10, 10], 2, '▁▂▃▄▅▆▇█', { floor: 0 })).toBe('██');
+    // No satellites at all is the bottom of the ramp, not its middle.
+    expect(sparkline([0, 0, 0], 3, '▁▂▃▄▅▆▇█', { floor: 0 })).toBe('▁▁▁');
   });
 });
 

@@ -1,10 +1,15 @@
 import type { Glyphs } from '../theme.js';
 import type { Line } from '../renderers/cell.js';
 import { cell } from '../renderers/cell.js';
-import { bindingLabel, bindings } from '../keys.js';
+import { bindingLabel, bindings, type Binding } from '../keys.js';
 import type { Notice } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { StyledLine } from '../widgets/StyledLine.js';
+
+/** The first key of a binding (or its digit range): the help overlay lists the others. */
+function footerLabel(b: Binding, glyphs: Glyphs): string {
+  return b.keys.length > 2 ? bindingLabel(b, glyphs) : bindingLabel({ ...b, keys: b.keys.slice(0, 1) }, glyphs);
+}
 
 /** The key hints, read from the key table itself. */
 export function footerLine(glyphs: Glyphs): Line {
@@ -12,7 +17,7 @@ export function footerLine(glyphs: Glyphs): Line {
   for (const b of bindings) {
     if (!b.footer) continue;
     if (out.length > 0) out.push(cell('  '));
-    out.push(cell(bindingLabel(b, glyphs), 'accent', true), cell(` ${b.footer}`, 'muted'));
+    out.push(cell(footerLabel(b, glyphs), 'accent', true), cell(` ${b.footer}`, 'muted'));
   }
   return out;
 }

@@ -15,8 +15,10 @@ export function sparkline(values: readonly (number | null)[], width: number, ram
   return window
     .map((v) => {
       if (v === null || !Number.isFinite(v)) return ' ';
-      // A flat series sits in the middle; otherwise scale into the ramp.
-      const level = hi === lo ? Math.floor(top / 2) : Math.round(((v - lo) / (hi - lo)) * top);
+      // A flat series sits in the middle, or at the bottom when it is flat at the floor (no
+      // satellites is nothing, not "half"); otherwise scale into the ramp.
+      const flat = opts.floor !== undefined ? 0 : Math.floor(top / 2);
+      const level = hi === lo ? flat : Math.round(((v - lo) / (hi - lo)) * top);
       return marks[Math.max(0, Math.min(top, level))] ?? ' ';
     })
     .join('');
