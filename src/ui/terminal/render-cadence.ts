@@ -16,8 +16,6 @@ export interface Cadence {
   dispose(): void;
 }
 
-const optional = ['step', 'now', 'snapshot', 'devices', 'switchDevice'] as const;
-
 export function coalesceRoutineUpdates(inner: MonitorController, maxDelayMs = 1100): Cadence {
   const listeners = new Set<() => void>();
   let unsubscribe: (() => void) | null = null;
@@ -70,13 +68,13 @@ export function coalesceRoutineUpdates(inner: MonitorController, maxDelayMs = 11
     },
     pollNow: () => inner.pollNow(),
     setPaused: (paused) => inner.setPaused(paused),
+    // The optional capabilities pass straight through, present exactly when the inner has them.
+    ...(inner.step ? { step: (delta: 1 | -1) => inner.step!(delta) } : {}),
+    ...(inner.now ? { now: () => inner.now!() } : {}),
+    ...(inner.snapshot ? { snapshot: () => inner.snapshot!() } : {}),
+    ...(inner.devices ? { devices: () => inner.devices!() } : {}),
+    ...(inner.switchDevice ? { switchDevice: (name: string) => inner.switchDevice!(name) } : {}),
   };
-  const c = controller as unknown as Record<string, unknown>;
-  const src = inner as unknown as Record<string, unknown>;
-  for (const key of optional) {
-    const f = src[key];
-    if (typeof f === 'function') c[key] = (...args: unknown[]) => (f as (...a: unknown[]) => unknown).apply(inner, args);
-  }
   return {
     controller,
     dispose() {
