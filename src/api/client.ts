@@ -52,6 +52,11 @@ const codeAliases: Record<string, string> = {
 };
 const resetCodes = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
+export interface CallOptions {
+  /** This call's deadline instead of the client's (a one-shot check spending a total budget). */
+  timeoutMs?: number;
+}
+
 export interface ClientStats {
   requests: number;
   connections: number;
@@ -120,18 +125,18 @@ export class DeviceClient {
    * time, and each one's deadline starts when its turn comes, so an operation waiting behind a
    * slow one is delayed, not failed.
    */
-  call<K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> {
-    const turn = this.queue.then(() => this.callNow(name, params));
+  call<K extends OperationName>(name: K, params: { id?: number } = {}, opts: CallOptions = {}): Promise<Result<RawData<K>>> {
+    const turn = this.queue.then(() => this.callNow(name, params, opts.timeoutMs ?? this.opts.timeoutMs));
     this.queue = turn.catch(() => undefined);
     return turn;
   }
 
-  private async callNow<K extends OperationName>(name: K, params: { id?: number }): Promise<Result<RawData<K>>> {
+  private async callNow<K extends OperationName>(name: K, params: { id?: number }, timeoutMs: number): Promise<Result<RawData<K>>> {
     const op = operations[name];
-    let raw = await this.exchange(op.path, op.body(params));
+    let raw = await this.exchange(op.path, op.body(params), timeoutMs);
     if (!raw.ok && raw.retryable) {
       this.stats.retries++;
-      raw = await this.exchange(op.path, op.body(params));
+      raw = await this.exchange(op.path, op.body(params), timeoutMs);
     }
     if (!raw.ok) return { ok: false, error: await this.withFingerprint(raw.error) };
     if (raw.status === 401 || raw.status === 403) return { ok: false, error: authError(raw.status, name) };
@@ -144,12 +149,13 @@ export class DeviceClient {
   private async exchange(
     path: string,
     body: Record<string, unknown>,
+    timeoutMs: number,
   ): Promise<
     | { ok: true; status: number; contentType: string | undefined; body: string }
     | { ok: false; error: ApiError; retryable: boolean }
   > {
     this.stats.requests++;
-    const deadline = AbortSignal.timeout(this.opts.timeoutMs);
+    const deadline = AbortSignal.timeout(timeoutMs);
     let headersArrived = false;
     try {
       const res = await this.pool.request({
@@ -163,14 +169,14 @@ export class DeviceClient {
       const length = Number(res.headers['content-length']);
       if (length > this.opts.maxResponseBytes) {
         res.body.destroy();
-        return { ok: false, error: networkError('SIZE', this.opts.timeoutMs), retryable: false };
+        return { ok: false, error: networkError('SIZE', timeoutMs), retryable: false };
       }
       const text = await res.body.text();
       const ct = res.headers['content-type'];
       return { ok: true, status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : ct, body: text };
     } catch (err) {
       const code = deadline.aborted ? 'TIMEOUT' : codeAliases[errorCode(err) ?? ''] ?? errorCode(err);
-      const error = networkError(code, this.opts.timeoutMs);
+      const error = networkError(code, timeoutMs);
       // After the headers, a closed socket cut the answer short: "before answering" would mislead.
       if (headersArrived && code !== undefined && resetCodes.has(code)) error.message = 'the device closed the connection in the middle of its answer';
       return {

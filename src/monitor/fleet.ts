@@ -12,7 +12,7 @@
  * A Poller costs four timers and a store with bounded histories; 500 of them were measured to
  * poll well under the CPU budget (test/bench/exporter.ts), so no shared scheduler was needed.
  */
-import { DeviceClient, type ClientOptions } from '../api/client.js';
+import { DeviceClient, type CallOptions, type ClientOptions } from '../api/client.js';
 import type { OperationName, RawData } from '../api/endpoints.js';
 import type { Result } from '../api/errors.js';
 import type { SectionName, Snapshot } from '../model/snapshot.js';
@@ -65,12 +65,12 @@ class FleetClient extends DeviceClient {
     super(options);
   }
 
-  override call<K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> {
+  override call<K extends OperationName>(name: K, params: { id?: number } = {}, opts: CallOptions = {}): Promise<Result<RawData<K>>> {
     const turn = this.tail.then(() =>
       this.limiter.run(async () => {
         const started = performance.now();
         try {
-          return await super.call(name, params);
+          return await super.call(name, params, opts);
         } finally {
           this.timed(name, performance.now() - started);
         }

@@ -4,30 +4,54 @@
  * asked, so an unreachable device fails within one timeout, not four.
  */
 import type { DeviceClient } from '../api/client.js';
-import type { Result } from '../api/errors.js';
+import type { OperationName, RawData } from '../api/endpoints.js';
+import type { ApiError, Result } from '../api/errors.js';
 import { buildSnapshot } from '../model/build.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { AUTO_PORT_IDS, pollPorts, ptpSectionResult, type PortResult, type PtpPortSelection } from './ptp-discovery.js';
 
 export async function pollOnce(
   client: DeviceClient,
-  opts: { ptpPorts: PtpPortSelection; showSecrets: boolean; now?: () => Date },
+  opts: {
+    ptpPorts: PtpPortSelection;
+    showSecrets: boolean;
+    now?: () => Date;
+    /**
+     * The whole poll's time budget (check: a monitoring system kills a plugin that overruns).
+     * Each request gets what is left of it; what no time is left for is not asked.
+     */
+    budgetMs?: number;
+  },
 ): Promise<Snapshot> {
-  const ntp = await client.call('ntp');
+  const started = performance.now();
+  const ask = <K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> => {
+    if (opts.budgetMs === undefined) return client.call(name, params);
+    const left = Math.floor(opts.budgetMs - (performance.now() - started));
+    if (left < MIN_REQUEST_MS) return Promise.resolve({ ok: false, error: budgetSpent(opts.budgetMs) });
+    return client.call(name, params, { timeoutMs: left });
+  };
+  const ntp = await ask('ntp');
   const down = !ntp.ok && ntp.error.kind === 'network' ? ntp : null;
-  const gnss = down ?? (await client.call('gnss'));
-  const alarm = down ?? (await client.call('alarm'));
+  const gnss = down ?? (await ask('gnss'));
+  const alarm = down ?? (await ask('alarm'));
   let ptp: Result<PortResult[]>;
   if (down) {
     ptp = down;
   } else {
     const discovering = opts.ptpPorts === 'auto';
-    ptp = ptpSectionResult(await pollPorts(client, discovering ? AUTO_PORT_IDS : (opts.ptpPorts as number[])), discovering);
+    ptp = ptpSectionResult(await pollPorts((id) => ask('ptp', { id }), discovering ? AUTO_PORT_IDS : (opts.ptpPorts as number[])), discovering);
   }
   return buildSnapshot(
     { device: client.baseUrl, takenAt: opts.now?.() ?? new Date(), ntp, gnss, alarm, ptp },
     { showSecrets: opts.showSecrets },
   );
+}
+
+/** Below this, a request could not even connect: it is not sent. */
+const MIN_REQUEST_MS = 50;
+
+function budgetSpent(budgetMs: number): ApiError {
+  return { kind: 'network', code: 'TIMEOUT', message: `not asked: slower answers used up the ${budgetMs} ms --timeout` };
 }
 
 /** --once/--json exit code: 1 when some operation could not be read; device-side errors count as answers. */

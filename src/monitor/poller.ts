@@ -188,7 +188,7 @@ export class Poller implements MonitorController {
     }
     const discovering = this.ptpIds === null || (this.opts.ptpPorts === 'auto' && this.clock() - this.discoveredAt > this.opts.rediscoverMs);
     const ids = discovering ? AUTO_PORT_IDS : (this.ptpIds ?? []);
-    const results = await pollPorts(this.client, ids);
+    const results = await pollPorts((id) => this.client.call('ptp', { id }), ids);
     if (discovering && discoveryComplete(results)) {
       this.ptpIds = discoveredIds(results);
       this.discoveredAt = this.clock();

@@ -2,7 +2,6 @@
  * The API does not list PTP ports: ask ids and keep those that answer. 40004 `ptp.not.found`
  * means "no slave port with that id". Requests go one at a time: the device is a small box.
  */
-import type { DeviceClient } from '../api/client.js';
 import type { ApiError, Result } from '../api/errors.js';
 import type { RawPtpSlave } from '../api/schemas.js';
 
@@ -20,11 +19,11 @@ export const isNotFound = (r: Result<unknown>) => !r.ok && r.error.kind === 'dev
  * Polls the given port ids in turn. When the device stops answering, the remaining ids are not
  * asked (they share the failure), so an outage costs one timeout, not one per port.
  */
-export async function pollPorts(client: DeviceClient, ids: number[]): Promise<PortResult[]> {
+export async function pollPorts(ask: (id: number) => Promise<Result<RawPtpSlave>>, ids: number[]): Promise<PortResult[]> {
   const out: PortResult[] = [];
   for (const id of ids) {
     const last = out[out.length - 1];
-    const result = last && !last.result.ok && last.result.error.kind === 'network' ? last.result : await client.call('ptp', { id });
+    const result = last && !last.result.ok && last.result.error.kind === 'network' ? last.result : await ask(id);
     out.push({ id, result });
   }
   return out;

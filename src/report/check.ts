@@ -221,7 +221,8 @@ export async function runCheck(input: CheckInput): Promise<CheckOutcome> {
   }
   const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
   try {
-    const snapshot = await pollOnce(client, { ptpPorts: config.ptpPorts, showSecrets: false });
+    // --timeout bounds the whole check, as monitoring systems expect of a plugin.
+    const snapshot = await pollOnce(client, { ptpPorts: config.ptpPorts, showSecrets: false, budgetMs: config.connection.timeoutMs });
     return checkOutcome(snapshot, limits);
   } catch (err) {
     return unknownOutcome(`internal error: ${(err as Error)?.message ?? String(err)}`);

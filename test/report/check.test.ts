@@ -260,6 +260,17 @@ describe('runCheck against the simulated device', () => {
     expect(device.stats.requests).toEqual({ ntp: 1, gnss: 0, alarm: 0, ptp: 0 });
   });
 
+  it('stalled operations beside answering ones: the whole check stays within --timeout', async () => {
+    const device = await sim({ scenario: 'healthy', faults: 'gnss=stall-headers,ptp=stall-headers' });
+    const started = Date.now();
+    const out = await check([device.url], { timeout: 600 });
+    // One budget for the whole check, not one timeout per operation (a plugin that overruns is killed).
+    expect(Date.now() - started).toBeLessThan(600 + 1000);
+    expect(out.code).toBe(1);
+    expect(out.line).toMatch(/^SYNCTOP WARNING - GNSS cannot be read: no complete answer within \d+ ms/);
+    expect(out.line).toMatch(/not asked: slower answers used up the 600 ms --timeout|no complete answer/);
+  });
+
   it.each([
     ['missing URL', [], {}, /give the device URL/],
     ['extra argument', ['http://127.0.0.1:1', 'extra'], {}, /unexpected argument "extra"/],

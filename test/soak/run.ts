@@ -210,7 +210,7 @@ let outageSince: number | null = null;
 async function pollSection(name: SectionName): Promise<Section> {
   let section: Section;
   if (name === 'ptp') {
-    const results = await pollPorts(client, [0, 1]);
+    const results = await pollPorts((id) => client.call('ptp', { id }), [0, 1]);
     requests += 2;
     const r = ptpSectionResult(results, false);
     section = r.ok ? { ok: true, data: normalizePtp(r.data) } : { ok: false, error: toSnapshotError(r.error) };
