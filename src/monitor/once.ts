@@ -26,7 +26,7 @@ export async function pollOnce(
   const started = performance.now();
   const ask = <K extends OperationName>(name: K, params: { id?: number } = {}): Promise<Result<RawData<K>>> => {
     if (opts.budgetMs === undefined) return client.call(name, params);
-    const left = Math.floor(opts.budgetMs - (performance.now() - started));
+    const left = Math.ceil(opts.budgetMs - (performance.now() - started));
     if (left < MIN_REQUEST_MS) return Promise.resolve({ ok: false, error: budgetSpent(opts.budgetMs) });
     return client.call(name, params, { timeoutMs: left });
   };
