@@ -180,7 +180,7 @@ async function main(): Promise<void> {
 }
 
 /** A device to monitor live: its client and poller, and (for the first one) the recorder. */
-async function openDevice(config: Config, record: boolean) {
+async function openDevice(config: Config, record: boolean, profile?: string) {
   const { DeviceClient } = await import('./api/client.js');
   const { Poller } = await import('./monitor/poller.js');
   const { startRecording } = await import('./record/recorder.js');
@@ -191,6 +191,7 @@ async function openDevice(config: Config, record: boolean) {
       ptpPorts: config.ptpPorts,
       showSecrets: config.showSecrets,
       thresholds: config.thresholds,
+      ...(profile ? { profile } : {}),
     });
     // A recording is of one device: switching away ends it.
     const recorder = record && config.record ? startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }) : undefined;
@@ -216,7 +217,11 @@ async function live(config: Config, profile: string | undefined, sim?: { close()
   // With a profile, every profile of the config file is one `d` away.
   const choices = profile === undefined ? [{ name: config.connection.url, config }] : profileConfigs(profile, config);
   const entries = await Promise.all(
-    choices.map(async (c) => ({ name: c.name, url: c.config.connection.url, open: await openDevice(c.config, c.config === config) })),
+    choices.map(async (c) => ({
+      name: c.name,
+      url: c.config.connection.url,
+      open: await openDevice(c.config, c.config === config, profile === undefined ? undefined : c.name),
+    })),
   );
   // One device: its poller is the controller (no `d` switcher to offer).
   const single = entries.length === 1 ? entries[0]!.open() : null;

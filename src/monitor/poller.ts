@@ -31,6 +31,8 @@ export interface PollerOptions {
   ptpPorts: PtpPortSelection;
   showSecrets: boolean;
   thresholds?: Thresholds;
+  /** The device profile's name, shown in the header. */
+  profile?: string;
   /** Upper bound of the backoff while the device does not answer. */
   maxBackoffMs?: number;
   /** How often auto discovery asks the port ids again. */
@@ -59,7 +61,7 @@ interface Loop {
 export class Poller implements MonitorController {
   readonly store: MonitorStore;
   private readonly loops: Record<SectionName, Loop>;
-  private readonly opts: Required<Omit<PollerOptions, 'now' | 'random' | 'thresholds'>> & PollerOptions;
+  private readonly opts: Required<Omit<PollerOptions, 'now' | 'random' | 'thresholds' | 'profile'>> & PollerOptions;
   private readonly clock: () => number;
   private readonly random: () => number;
   private running = false;
@@ -77,6 +79,7 @@ export class Poller implements MonitorController {
     this.clock = options.now ?? Date.now;
     this.random = options.random ?? Math.random;
     this.store = new MonitorStore(client.baseUrl, options.intervalMs, options.thresholds);
+    if (options.profile) this.store.update({ profile: options.profile });
     this.ptpIds = options.ptpPorts === 'auto' ? null : [...options.ptpPorts];
     const loop = (): Loop => ({ timer: null, inFlight: false, networkFailed: false });
     this.loops = { ntp: loop(), gnss: loop(), ptp: loop(), alarm: loop() };

@@ -32,6 +32,8 @@ export interface Reachability {
 
 export interface MonitorState {
   device: string;
+  /** The device profile's name (`synctop @name`), null for a bare URL. */
+  profile: string | null;
   intervalMs: number;
   paused: boolean;
   /** Epoch ms of the latest successful poll of any section. */
@@ -75,6 +77,7 @@ export function emptySection<T>(): SectionState<T> {
 export function initialState(device: string, intervalMs: number, thresholds: Thresholds = defaultThresholds): MonitorState {
   return {
     device,
+    profile: null,
     intervalMs,
     paused: false,
     lastUpdateAt: null,

@@ -372,3 +372,15 @@ describe('field grid', () => {
     }
   });
 });
+
+describe('header with a device profile', () => {
+  it('names the profile before the URL', async () => {
+    const { statusLine } = await import('../../src/ui/renderers/header.js');
+    const { lineText } = await import('../../src/ui/renderers/cell.js');
+    const { healthyState } = await import('./fixtures.js');
+    const { unicodeGlyphs } = await import('../../src/ui/theme.js');
+    const state = { ...healthyState(), profile: 'lab-gm' };
+    expect(lineText(statusLine(state, unicodeGlyphs))).toMatch(/^synctop @lab-gm https?:\/\//);
+    expect(lineText(statusLine(healthyState(), unicodeGlyphs))).not.toContain('@');
+  });
+});

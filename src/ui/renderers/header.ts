@@ -24,6 +24,7 @@ export function statusLine(state: MonitorState, glyphs: Glyphs): Line {
     : [state.paused ? cell('|| PAUSED', 'warn', true) : cell(`${glyphs.live} LIVE`, 'ok', true)];
   return [
     cell('synctop ', 'title', true),
+    ...(state.profile ? [cell(`@${state.profile} `, 'accent', true)] : []),
     cell(state.device, 'accent'),
     sep,
     cell(`every ${formatDuration(state.intervalMs / 1000)}`, 'muted'),
