@@ -23,6 +23,15 @@ function wellFormed(r: Result<unknown>): string | null {
 }
 
 describe('decode', () => {
+  it.each(['ntp', 'gnss', 'alarm', 'ptp'] as const)('a body nested 100,000 levels deep for %s: a protocol error, no crash', (op) => {
+    const depth = 100_000;
+    for (const body of ['['.repeat(depth) + ']'.repeat(depth), '{"success":true,"data":' + '['.repeat(depth) + ']'.repeat(depth) + '}']) {
+      const r = decode(op, body);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.error.kind).toBe('protocol');
+    }
+  });
+
   it('has a fixture for every operation to mutate', () => {
     for (const op of operationNames) expect(fixtures.some((f) => f.op === op), op).toBe(true);
   });
