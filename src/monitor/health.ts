@@ -7,6 +7,7 @@
 import { leapSecondMismatch } from '../model/decoders.js';
 import type { GnssReceiver, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { lookupTable } from '../model/lookup.js';
+import { formatOffset } from '../model/units.js';
 
 export type Severity = 'ok' | 'warning' | 'critical';
 export const severityRank: Record<Severity, number> = { ok: 0, warning: 1, critical: 2 };
@@ -56,9 +57,6 @@ interface Rule {
 }
 
 const abs = Math.abs;
-const fmtNs = (ns: number) =>
-  abs(ns) >= 1e9 ? `${+(ns / 1e9).toPrecision(3)} s` : abs(ns) >= 1e6 ? `${+(ns / 1e6).toPrecision(3)} ms` : abs(ns) >= 1e3 ? `${+(ns / 1e3).toPrecision(3)} µs` : `${+ns.toPrecision(3)} ns`;
-
 const working = (r: GnssReceiver) => r.status === 'working';
 const portName = (p: PtpPort) => `PTP port ${p.id}`;
 const rxName = (r: GnssReceiver) => `GNSS receiver ${r.id ?? '?'}`;
@@ -136,7 +134,7 @@ export const rules: Rule[] = [
       if (!s.ntp.ok) return [];
       const src = s.ntp.data.sources.find((x) => x.isSyncSource);
       const sev = overThreshold(src?.offsetNs ?? null, t.ntpWarnNs, t.ntpCritNs);
-      return sev && src ? [{ severity: sev, topic: 'ntp-offset', message: `NTP offset ${fmtNs(src.offsetNs!)} to ${src.name}` }] : [];
+      return sev && src ? [{ severity: sev, topic: 'ntp-offset', message: `NTP offset ${formatOffset(src.offsetNs)} to ${src.name}` }] : [];
     },
   },
   {
@@ -214,7 +212,7 @@ export const rules: Rule[] = [
       s.ptp.ok
         ? s.ptp.data.ports.flatMap((p) => {
             const sev = p.ok ? overThreshold(p.offsetFromMasterNs, t.ptpWarnNs, t.ptpCritNs) : null;
-            return sev ? [{ severity: sev, topic: 'ptp-offset' as const, message: `${portName(p)} offset ${fmtNs(p.offsetFromMasterNs!)} from master` }] : [];
+            return sev ? [{ severity: sev, topic: 'ptp-offset' as const, message: `${portName(p)} offset ${formatOffset(p.offsetFromMasterNs)} from master` }] : [];
           })
         : [],
   },
