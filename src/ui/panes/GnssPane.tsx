@@ -6,7 +6,7 @@ import { seriesKey } from '../../monitor/history.js';
 import type { Line } from '../renderers/cell.js';
 import { cell } from '../renderers/cell.js';
 import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../renderers/gnss-receiver.js';
-import { ageText } from '../renderers/time.js';
+import { timeInState } from '../renderers/time.js';
 import { sectionAge, sectionErrorLine } from '../renderers/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../renderers/verdict.js';
 import { clampIndex } from '../ui-state.js';
@@ -39,8 +39,7 @@ function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line
 }
 
 function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display, now: number) {
-  const since = state.stateClock.get(stateKey.gnss(rx.id));
-  return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: since ? ageText(since.since, now) : null });
+  return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now) });
 }
 
 export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number, now: number): number {

@@ -5,7 +5,7 @@ import { seriesKey } from '../../monitor/history.js';
 import { cell } from '../renderers/cell.js';
 import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../renderers/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../renderers/section.js';
-import { ageText } from '../renderers/time.js';
+import { timeInState } from '../renderers/time.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
@@ -23,11 +23,7 @@ export function ntpPaneWant(state: MonitorState): number {
   return 1 + (state.ntp.error ? 1 : 0) + 1 + (n > 0 ? 1 + n + DETAIL_LINES : 0);
 }
 
-/** "2h14m" since the source entered its current state, or null when not known. */
-export function ntpInState(state: MonitorState, name: string, now: number): string | null {
-  const since = state.stateClock.get(stateKey.ntp(name));
-  return since ? ageText(since.since, now) : null;
-}
+const ntpInState = (state: MonitorState, name: string, now: number) => timeInState(state.stateClock, stateKey.ntp(name), now);
 
 function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const display = useDisplay();

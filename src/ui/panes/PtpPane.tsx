@@ -3,7 +3,7 @@ import type { MonitorState } from '../../monitor/state.js';
 import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import { STATS_WINDOW } from '../../monitor/stats.js';
-import { ageText } from '../renderers/time.js';
+import { timeInState } from '../renderers/time.js';
 import type { Field } from '../renderers/field.js';
 import { cell } from '../renderers/cell.js';
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../renderers/ptp-port.js';
@@ -23,7 +23,6 @@ const SPARK = 12;
 const MAX_LIST_SHARE = 0.3;
 
 function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
-  const since = state.stateClock.get(stateKey.ptp(port.id));
   // The port id is the selected row of the list right above: the pane leaves it out.
   return ptpPortDetail(
     port,
@@ -31,7 +30,7 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
     now,
     { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
     {
-      inState: since ? ageText(since.since, now) : null,
+      inState: timeInState(state.stateClock, stateKey.ptp(port.id), now),
       offsets: state.history.get(seriesKey.ptpOffset(port.id))?.recent(STATS_WINDOW) ?? [],
       delays: state.history.get(seriesKey.ptpDelay(port.id))?.recent(STATS_WINDOW) ?? [],
     },

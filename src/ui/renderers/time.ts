@@ -1,5 +1,6 @@
 /** Wall-clock and age texts shared by the header and the panes. */
 import { formatAge } from '../../model/units.js';
+import type { StateClock } from '../../monitor/events.js';
 
 /** HH:MM:SS in the technician's local time. */
 export function clockTime(epochMs: number): string {
@@ -22,7 +23,8 @@ export function dateTime(epochMs: number): string {
   return `${date} ${clockTime(epochMs)}`;
 }
 
-/** "for 2h14m": how long something has been in its current state (StateClock). */
-export function inStateText(since: { since: number } | undefined, nowMs: number): string | null {
-  return since ? `for ${ageText(since.since, nowMs)}` : null;
+/** "2h14m": how long a source, receiver or port has been in its current state, or null. */
+export function timeInState(clock: StateClock, key: string, nowMs: number): string | null {
+  const since = clock.get(key);
+  return since ? ageText(since.since, nowMs) : null;
 }
