@@ -62,10 +62,3 @@ export type RawData<K extends OperationName> = z.output<(typeof operations)[K]['
 
 export const operationNames = Object.keys(operations) as OperationName[];
 
-/** Pane titles, also used in messages. */
-export const operationTitles: Record<OperationName, string> = {
-  ntp: 'NTP',
-  gnss: 'GNSS',
-  alarm: 'Alarm e-mail',
-  ptp: 'PTP',
-};

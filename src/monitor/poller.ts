@@ -127,11 +127,6 @@ export class Poller implements MonitorController {
     for (const name of sectionNames) this.clearTimer(name);
   }
 
-  /** Called after every completed poll of any operation with the snapshot as it now stands. */
-  onSnapshot(listener: (s: Snapshot) => void): () => void {
-    return this.store.onSnapshot(listener);
-  }
-
   snapshot(): Snapshot {
     return this.store.snapshot(this.clock());
   }

@@ -28,7 +28,6 @@ export class MonitorStore {
   private readonly latest: Record<SectionName, Section<unknown> | null> = { ntp: null, gnss: null, ptp: null, alarm: null };
   /** The last snapshot in which every section had a result: the base of the next diff. */
   private previous: Snapshot | null = null;
-  private readonly snapshotListeners = new Set<(s: Snapshot) => void>();
   private readonly resultListeners = new Set<ResultListener>();
 
   constructor(
@@ -46,13 +45,7 @@ export class MonitorStore {
     return () => this.listeners.delete(listener);
   };
 
-  /** Called with the snapshot after every section result (recording, exporters). */
-  onSnapshot(listener: (s: Snapshot) => void): () => void {
-    this.snapshotListeners.add(listener);
-    return () => this.snapshotListeners.delete(listener);
-  }
-
-  /** Called with every section result as it is applied (recording). */
+  /** Called with every section result as it is applied (recording, the exporter's fleet). */
   onResult(listener: ResultListener): () => void {
     this.resultListeners.add(listener);
     return () => this.resultListeners.delete(listener);
@@ -98,15 +91,14 @@ export class MonitorStore {
 
   /** Derives events, time in state and the verdict once every section has a result. */
   private commit(patch: Partial<MonitorState>, at: number): void {
-    const snap = this.snapshot(at);
     if (sectionNames.every((n) => this.latest[n] !== null)) {
+      const snap = this.snapshot(at);
       if (this.previous) this.state.events.add(diffSnapshots(this.previous, snap, at, this.state.thresholds));
       this.state.stateClock.observe(snap, at);
       patch.verdict = evaluateHealth(snap, this.state.thresholds);
       this.previous = snap;
     }
     this.update(patch);
-    for (const l of this.snapshotListeners) l(snap);
   }
 
   /** The latest result of every section, in the snapshot contract. */

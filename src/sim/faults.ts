@@ -259,11 +259,6 @@ export const faults: Record<FaultKind, FaultEntry> = {
 
 export const faultKinds = Object.keys(faults) as FaultKind[];
 
-/** Faults that act on the whole device rather than on one answer. */
-export function isDeviceWide(fault: Fault): boolean {
-  return fault.kind === 'refused' || fault.kind === 'reboot';
-}
-
 // ---------------------------------------------------------------------------------------------
 // The spec string
 // ---------------------------------------------------------------------------------------------

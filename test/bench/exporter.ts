@@ -97,7 +97,7 @@ export async function benchExporter(opts: ExporterBenchOptions = {}): Promise<Ex
     });
     try {
       let polls = 0;
-      for (const d of exporter.fleet.devices) d.poller.onSnapshot(() => polls++);
+      for (const d of exporter.fleet.devices) d.poller.store.onResult(() => polls++);
       // Warm-up: starts are spread over one interval, and PTP discovery asks 8 ids once.
       const deadline = Date.now() + intervalMs * 3;
       while (!exporter.fleet.devices.every((d) => Object.values(d.polled).every(Boolean)) && Date.now() < deadline) await sleep(100);
