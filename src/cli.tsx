@@ -5,8 +5,8 @@
  */
 import meow from 'meow';
 import pkg from '../package.json' with { type: 'json' };
-import { resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
-import { findProfile, loadConfigFile, profileFlags, resolveTarget } from './config-file.js';
+import { UsageError, type CommonFlags, type Config } from './config.js';
+import { loadConfigFile, resolveProfile, resolveTarget } from './config-file.js';
 
 const help = `
   Usage
@@ -245,8 +245,8 @@ function profileConfigs(chosen: string, chosenConfig: Config): { name: string; c
   for (const name of Object.keys(loaded?.file.devices ?? {})) {
     if (name === chosen) continue;
     try {
-      const merged = profileFlags(findProfile(loaded, name, process.env), { ...(flags as CommonFlags), record: undefined }, process.env);
-      out.push({ name, config: resolveConfig(merged.url, merged.flags, process.env, { oneShot: false, ...(merged.token ? { profileToken: merged.token } : {}) }) });
+      // The recording is of the first device only.
+      out.push({ name, config: resolveProfile(loaded, name, { ...(flags as CommonFlags), record: undefined }, process.env, false) });
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       process.stderr.write(`synctop: warning: profile ${name} left out of the switcher: ${err.message}\n`);

@@ -174,6 +174,11 @@ export function resolveTarget(
   if (!target.startsWith('@')) return resolveConfig(target, flags, env, { oneShot: opts.oneShot });
   const loaded = loadConfigFile(flags.config, env);
   for (const w of loaded?.warnings ?? []) opts.warn?.(w);
-  const merged = profileFlags(findProfile(loaded, target.slice(1), env), flags, env);
-  return resolveConfig(merged.url, merged.flags, env, { oneShot: opts.oneShot, ...(merged.token ? { profileToken: merged.token } : {}) });
+  return resolveProfile(loaded, target.slice(1), flags, env, opts.oneShot);
+}
+
+/** One profile of a loaded config file, under the flags given, as a Config. */
+export function resolveProfile(loaded: LoadedConfigFile | null, name: string, flags: CommonFlags, env: NodeJS.ProcessEnv, oneShot: boolean): Config {
+  const merged = profileFlags(findProfile(loaded, name, env), flags, env);
+  return resolveConfig(merged.url, merged.flags, env, { oneShot, ...(merged.token ? { profileToken: merged.token } : {}) });
 }
