@@ -5,7 +5,7 @@
 import type { Key } from 'ink';
 import type { Glyphs } from './theme.js';
 import type { Overlay, PaneId } from './ui-state.js';
-import { PANES, paneTitles } from './ui-state.js';
+import { PANES } from './ui-state.js';
 
 export type KeySpec =
   | { char: string }
@@ -28,6 +28,12 @@ export type Command =
   | { type: 'screendump' }
   | { type: 'quit' };
 
+/**
+ * Help texts stay within 28 columns: the help overlay shows two columns of key + text, and at
+ * 80 columns a longer text would be cut (a test holds every text to this).
+ */
+export const HELP_TEXT_MAX = 28;
+
 export interface Binding {
   keys: readonly KeySpec[];
   /** The command, or one per key when the keys differ (1..4). */
@@ -45,20 +51,20 @@ export const bindings: readonly Binding[] = [
   {
     keys: PANES.map((_, i) => ({ char: String(i + 1) })),
     command: (i) => ({ type: 'focus', pane: PANES[i] ?? 'ntp' }),
-    help: `focus ${PANES.map((p) => paneTitles[p]).join(' / ')} (small terminals: zoom it)`,
+    help: 'focus pane by its number',
     footer: 'pane',
   },
   { keys: [{ name: 'tab' }], command: { type: 'cycleFocus', delta: 1 }, help: 'focus next pane', footer: 'next' },
   { keys: [{ name: 'shiftTab' }], command: { type: 'cycleFocus', delta: -1 }, help: 'focus previous pane' },
-  { keys: [{ name: 'left' }, { char: 'h' }], command: { type: 'switchItem', delta: -1 }, help: 'previous GNSS receiver / PTP port' },
-  { keys: [{ name: 'right' }, { char: 'l' }], command: { type: 'switchItem', delta: 1 }, help: 'next GNSS receiver / PTP port' },
-  { keys: [{ name: 'up' }, { char: 'k' }], command: { type: 'moveSelection', delta: -1 }, help: 'select previous source / port / device, scroll events', footer: 'select', inDevices: true },
-  { keys: [{ name: 'down' }, { char: 'j' }], command: { type: 'moveSelection', delta: 1 }, help: 'select next source / port / device, scroll events', inDevices: true },
-  { keys: [{ name: 'return' }], command: { type: 'chooseDevice' }, help: 'switch to the selected device', inDevices: 'only' },
-  { keys: [{ char: 'z' }], command: { type: 'toggleZoom' }, help: 'zoom the focused pane / back to all panes (big terminals)', footer: 'zoom' },
+  { keys: [{ name: 'left' }, { char: 'h' }], command: { type: 'switchItem', delta: -1 }, help: 'previous receiver / PTP port' },
+  { keys: [{ name: 'right' }, { char: 'l' }], command: { type: 'switchItem', delta: 1 }, help: 'next receiver / PTP port' },
+  { keys: [{ name: 'up' }, { char: 'k' }], command: { type: 'moveSelection', delta: -1 }, help: 'select previous / scroll up', footer: 'select', inDevices: true },
+  { keys: [{ name: 'down' }, { char: 'j' }], command: { type: 'moveSelection', delta: 1 }, help: 'select next / scroll down', inDevices: true },
+  { keys: [{ name: 'return' }], command: { type: 'chooseDevice' }, help: 'switch to selected device', inDevices: 'only' },
+  { keys: [{ char: 'z' }], command: { type: 'toggleZoom' }, help: 'zoom focused pane / unzoom', footer: 'zoom' },
   { keys: [{ char: 'r' }], command: { type: 'pollNow' }, help: 'poll the device now', footer: 'poll' },
-  { keys: [{ char: ' ' }], command: { type: 'togglePause' }, help: 'pause / resume polling (or replay)', footer: 'pause' },
-  { keys: [{ char: 'd' }], command: { type: 'devices' }, help: 'devices: switch profile (--config)', inDevices: true },
+  { keys: [{ char: ' ' }], command: { type: 'togglePause' }, help: 'pause / resume (also replay)', footer: 'pause' },
+  { keys: [{ char: 'd' }], command: { type: 'devices' }, help: 'devices: switch profile', inDevices: true },
   { keys: [{ char: '[' }], command: { type: 'step', delta: -1 }, help: 'replay: step back' },
   { keys: [{ char: ']' }], command: { type: 'step', delta: 1 }, help: 'replay: step forward' },
   { keys: [{ char: 's' }], command: { type: 'screendump' }, help: 'screendump to a file' },

@@ -351,3 +351,15 @@ describe('color and text', () => {
     app.unmount();
   });
 });
+
+describe('help at 80x24', () => {
+  it('every key text fits: nothing in the key list is cut', async () => {
+    const { bindings, HELP_TEXT_MAX } = await import('../../src/ui/keys.js');
+    for (const b of bindings) expect(b.help.length, b.help).toBeLessThanOrEqual(HELP_TEXT_MAX);
+    const app = await renderApp(healthyState(), { columns: 80, rows: 24 });
+    await app.press('?');
+    const frame = stripAnsi(app.frame());
+    for (const b of bindings) expect(frame).toContain(b.help);
+    app.unmount();
+  });
+});
