@@ -9,16 +9,16 @@ import stringWidth from 'string-width';
 import { lintAlarm } from '../model/alarm-lint.js';
 import type { Section, Snapshot } from '../model/snapshot.js';
 import { evaluateHealth, type Thresholds } from '../monitor/health.js';
-import { alarmFields } from '../ui/renderers/alarm.js';
-import { cell, type Line } from '../ui/renderers/cell.js';
-import type { Field } from '../ui/renderers/field.js';
-import { CONSTELLATIONS, constellationNames, gnssReceiverFields, receiverLabel } from '../ui/renderers/gnss-receiver.js';
-import { ntpColumns, ntpSourceRow, ntpStatusLine } from '../ui/renderers/ntp-source.js';
-import { ptpColumns, ptpPortDetail, ptpPortRow } from '../ui/renderers/ptp-port.js';
-import { errorLine } from '../ui/renderers/section.js';
-import { glyphsFor, palette, type Token } from '../ui/theme.js';
-import { fitLine, lineWidth, padText } from '../ui/widgets/fit.js';
-import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../ui/widgets/table-layout.js';
+import { alarmFields } from '../view/alarm.js';
+import { cell, type Line } from '../view/cell.js';
+import type { Field } from '../view/field.js';
+import { CONSTELLATIONS, constellationNames, gnssReceiverFields, receiverLabel } from '../view/gnss-receiver.js';
+import { ntpColumns, ntpSourceRow, ntpStatusLine } from '../view/ntp-source.js';
+import { ptpColumns, ptpPortDetail, ptpPortRow } from '../view/ptp-port.js';
+import { errorLine } from '../view/section.js';
+import { glyphsFor, palette, type Token } from '../view/theme.js';
+import { fitLine, lineWidth, padText } from '../view/fit.js';
+import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../view/table-layout.js';
 
 export interface TextReportOptions {
   color: boolean;

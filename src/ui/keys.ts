@@ -3,7 +3,7 @@
  * and footer to explain, so help can never lie about a key.
  */
 import type { Key } from 'ink';
-import type { Glyphs } from './theme.js';
+import type { Glyphs } from '../view/theme.js';
 import type { Overlay, PaneId } from './ui-state.js';
 import { PANES } from './ui-state.js';
 

@@ -5,7 +5,7 @@
  * clamped again at render time, because the device can shrink a list between two key presses.
  */
 import type { SectionName } from '../model/snapshot.js';
-import type { Token } from './theme.js';
+import type { Token } from '../view/theme.js';
 
 export type PaneId = SectionName | 'events';
 export const PANES: readonly PaneId[] = ['ntp', 'gnss', 'ptp', 'alarm', 'events'];

@@ -3,7 +3,7 @@ import { normalizeGnss } from '../../src/model/gnss.js';
 import { lookupTable } from '../../src/model/lookup.js';
 import { parseLastRxSeconds, parseQuantityNs } from '../../src/model/units.js';
 import { evaluateHealth } from '../../src/monitor/health.js';
-import { ptpSyncStates, styleOf } from '../../src/ui/theme.js';
+import { ptpSyncStates, styleOf } from '../../src/view/theme.js';
 import { edited, healthy } from '../monitor/snapshots.js';
 
 describe('tables looked up by device strings', () => {

@@ -14,7 +14,7 @@ import { startRecording } from '../../src/record/recorder.js';
 import { loadRecording, ReplayController } from '../../src/record/replay.js';
 import { startSimulator } from '../../src/sim/server.js';
 import { App } from '../../src/ui/App.js';
-import { clockTime } from '../../src/ui/renderers/time.js';
+import { clockTime } from '../../src/view/time.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'synctop-replay-screen-'));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

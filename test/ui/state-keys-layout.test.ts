@@ -3,7 +3,7 @@ import type { Key } from 'ink';
 import { bindingLabel, bindings, commandFor } from '../../src/ui/keys.js';
 import type { LayoutPlan } from '../../src/ui/layout.js';
 import { chooseMode, planHeight, planLayout } from '../../src/ui/layout.js';
-import { asciiGlyphs, unicodeGlyphs } from '../../src/ui/theme.js';
+import { asciiGlyphs, unicodeGlyphs } from '../../src/view/theme.js';
 import type { PaneId, UiAction, UiState } from '../../src/ui/ui-state.js';
 import { PANES, initialUiState, uiReducer } from '../../src/ui/ui-state.js';
 

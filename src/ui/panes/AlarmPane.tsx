@@ -1,10 +1,10 @@
 import type { MonitorState } from '../../monitor/state.js';
 import { lintAlarm } from '../../model/alarm-lint.js';
 import type { AlarmData } from '../../model/snapshot.js';
-import type { Line } from '../renderers/cell.js';
-import { alarmFields } from '../renderers/alarm.js';
-import { cell } from '../renderers/cell.js';
-import { sectionAge, sectionErrorLine } from '../renderers/section.js';
+import type { Line } from '../../view/cell.js';
+import { alarmFields } from '../../view/alarm.js';
+import { cell } from '../../view/cell.js';
+import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';

@@ -1,10 +1,10 @@
 import type { DeviceChoice } from '../../monitor/state.js';
-import { cell } from '../renderers/cell.js';
+import { cell } from '../../view/cell.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { Table } from '../widgets/Table.js';
-import type { TableColumn, TableRow } from '../widgets/table-layout.js';
+import type { TableColumn, TableRow } from '../../view/table-layout.js';
 
 type DeviceColumn = 'current' | 'name' | 'url';
 

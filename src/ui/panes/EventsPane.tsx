@@ -1,6 +1,6 @@
 import type { MonitorState } from '../../monitor/state.js';
-import { cell } from '../renderers/cell.js';
-import { eventLine, freshCount, freshText } from '../renderers/events.js';
+import { cell } from '../../view/cell.js';
+import { eventLine, freshCount, freshText } from '../../view/events.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';

@@ -1,6 +1,6 @@
-import type { Glyphs } from '../theme.js';
-import type { Line } from '../renderers/cell.js';
-import { cell } from '../renderers/cell.js';
+import type { Glyphs } from '../../view/theme.js';
+import type { Line } from '../../view/cell.js';
+import { cell } from '../../view/cell.js';
 import { bindingLabel, bindings, type Binding } from '../keys.js';
 import type { Notice } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';

@@ -1,5 +1,5 @@
 import { Box } from 'ink';
-import type { Line } from '../renderers/cell.js';
+import type { Line } from '../../view/cell.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 
 /** The header lines (status, verdict, outage banner), one terminal row each. */

@@ -1,8 +1,8 @@
 import { Box } from 'ink';
-import type { Glyphs } from '../theme.js';
-import { eventSeverities, ntpSourceStates } from '../theme.js';
-import { cell } from '../renderers/cell.js';
-import type { Field } from '../renderers/field.js';
+import type { Glyphs } from '../../view/theme.js';
+import { eventSeverities, ntpSourceStates } from '../../view/theme.js';
+import { cell } from '../../view/cell.js';
+import type { Field } from '../../view/field.js';
 import { bindingLabel, bindings } from '../keys.js';
 import { useDisplay } from '../widgets/Display.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';

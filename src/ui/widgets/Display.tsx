@@ -3,8 +3,8 @@
  * NO_COLOR, so color is decided once here and every styled Text goes through `Tinted`.
  */
 import { createContext, useContext } from 'react';
-import type { Glyphs } from '../theme.js';
-import { glyphsFor } from '../theme.js';
+import type { Glyphs } from '../../view/theme.js';
+import { glyphsFor } from '../../view/theme.js';
 
 export interface Display {
   color: boolean;

@@ -1,10 +1,10 @@
 import { Box } from 'ink';
 import stringWidth from 'string-width';
-import type { Line } from '../renderers/cell.js';
-import { cell } from '../renderers/cell.js';
-import type { Field } from '../renderers/field.js';
+import type { Line } from '../../view/cell.js';
+import { cell } from '../../view/cell.js';
+import type { Field } from '../../view/field.js';
 import { useDisplay } from './Display.js';
-import { fitLine, lineWidth } from './fit.js';
+import { fitLine, lineWidth } from '../../view/fit.js';
 import { StyledLine } from './StyledLine.js';
 
 export const FIELD_GAP = 3;

@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
 import { Box } from 'ink';
 import stringWidth from 'string-width';
-import type { Line } from '../renderers/cell.js';
-import { cell } from '../renderers/cell.js';
+import type { Line } from '../../view/cell.js';
+import { cell } from '../../view/cell.js';
 import { useDisplay } from './Display.js';
 import { StyledLine } from './StyledLine.js';
 

@@ -1,8 +1,8 @@
 import { createElement, memo } from 'react';
 import { Box } from 'ink';
-import type { Line } from '../renderers/cell.js';
+import type { Line } from '../../view/cell.js';
 import { useDisplay } from './Display.js';
-import { fitLine } from './fit.js';
+import { fitLine } from '../../view/fit.js';
 import { Tinted } from './Tinted.js';
 
 /**

@@ -12,13 +12,13 @@
  */
 import { useRef } from 'react';
 import { Box } from 'ink';
-import type { Line } from '../renderers/cell.js';
-import { cell } from '../renderers/cell.js';
+import type { Line } from '../../view/cell.js';
+import { cell } from '../../view/cell.js';
 import { useDisplay } from './Display.js';
-import { padText } from './fit.js';
+import { padText } from '../../view/fit.js';
 import { StyledLine } from './StyledLine.js';
-import type { TableColumn, TableRow } from './table-layout.js';
-import { COLUMN_GAP, layoutColumns, scrollWindow } from './table-layout.js';
+import type { TableColumn, TableRow } from '../../view/table-layout.js';
+import { COLUMN_GAP, layoutColumns, scrollWindow } from '../../view/table-layout.js';
 
 export interface TableProps<K extends string> {
   columns: readonly TableColumn<K>[];

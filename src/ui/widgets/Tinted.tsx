@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Text } from 'ink';
-import type { Token } from '../theme.js';
-import { palette } from '../theme.js';
+import type { Token } from '../../view/theme.js';
+import { palette } from '../../view/theme.js';
 import { useDisplay } from './Display.js';
 
 /**

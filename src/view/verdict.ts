@@ -3,9 +3,9 @@
  * STABLE"), built from the state alone so every layout, down to the one-screen summary, says
  * the same thing. Pure.
  */
-import type { SectionName } from '../../model/snapshot.js';
-import type { MonitorState } from '../../monitor/state.js';
-import type { Token } from '../theme.js';
+import type { SectionName } from '../model/snapshot.js';
+import type { MonitorState } from '../monitor/state.js';
+import type { Token } from './theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell, joinCells, lineText } from './cell.js';
 

@@ -1,7 +1,7 @@
 /** What every pane says about its own data: age, STALE, and the current error. Pure. */
-import type { SnapshotError } from '../../model/snapshot.js';
-import type { MonitorState, SectionState } from '../../monitor/state.js';
-import { isStale } from '../../monitor/state.js';
+import type { SnapshotError } from '../model/snapshot.js';
+import type { MonitorState, SectionState } from '../monitor/state.js';
+import { isStale } from '../monitor/state.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { ageText } from './time.js';

@@ -1,7 +1,7 @@
 /** The alarm e-mail configuration -> labelled fields. Pure. */
-import type { AlarmData } from '../../model/snapshot.js';
-import { formatDuration, formatNumber } from '../../model/units.js';
-import { flagStyle } from '../theme.js';
+import type { AlarmData } from '../model/snapshot.js';
+import { formatDuration, formatNumber } from '../model/units.js';
+import { flagStyle } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import type { Field } from './field.js';

@@ -3,7 +3,7 @@
  * characters never misalign. Pure: data in, widths out.
  */
 import stringWidth from 'string-width';
-import type { Cell } from '../renderers/cell.js';
+import type { Cell } from './cell.js';
 
 export interface TableColumn<K extends string = string> {
   key: K;

@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
-import { lineText } from '../../src/ui/renderers/cell.js';
-import { alarmFields, senderText } from '../../src/ui/renderers/alarm.js';
-import { gnssReceiverFields, gnssSatelliteLines } from '../../src/ui/renderers/gnss-receiver.js';
-import { headerLines, healthLine, outageBanner } from '../../src/ui/renderers/header.js';
-import { ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/ui/renderers/ntp-source.js';
-import { clockAccuracyText, clockClassText, ptpPortDetail, ptpPortRow } from '../../src/ui/renderers/ptp-port.js';
-import { sectionAge } from '../../src/ui/renderers/section.js';
-import { sparkline } from '../../src/ui/renderers/sparkline.js';
-import { sectionSummary } from '../../src/ui/renderers/summary.js';
-import { verdictLine, verdictParts } from '../../src/ui/renderers/verdict.js';
-import { asciiGlyphs, unicodeGlyphs } from '../../src/ui/theme.js';
-import { clipText, fitLine, padText } from '../../src/ui/widgets/fit.js';
-import { layoutColumns, scrollWindow } from '../../src/ui/widgets/table-layout.js';
+import { lineText } from '../../src/view/cell.js';
+import { alarmFields, senderText } from '../../src/view/alarm.js';
+import { gnssReceiverFields, gnssSatelliteLines } from '../../src/view/gnss-receiver.js';
+import { headerLines, healthLine, outageBanner } from '../../src/view/header.js';
+import { ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/view/ntp-source.js';
+import { clockAccuracyText, clockClassText, ptpPortDetail, ptpPortRow } from '../../src/view/ptp-port.js';
+import { sectionAge } from '../../src/view/section.js';
+import { sparkline } from '../../src/view/sparkline.js';
+import { sectionSummary } from '../../src/view/summary.js';
+import { verdictLine, verdictParts } from '../../src/view/verdict.js';
+import { asciiGlyphs, unicodeGlyphs } from '../../src/view/theme.js';
+import { clipText, fitLine, padText } from '../../src/view/fit.js';
+import { layoutColumns, scrollWindow } from '../../src/view/table-layout.js';
 import { gridLines, gridShape } from '../../src/ui/widgets/FieldGrid.js';
-import { cell } from '../../src/ui/renderers/cell.js';
+import { cell } from '../../src/view/cell.js';
 import {
   NOW,
   emptyState,
@@ -27,7 +27,7 @@ import {
   ptpPort,
   receiver,
   unreachableState,
-} from './fixtures.js';
+} from '../ui/fixtures.js';
 
 const uni = { ascii: false, glyphs: unicodeGlyphs };
 const asc = { ascii: true, glyphs: asciiGlyphs };
@@ -375,10 +375,10 @@ describe('field grid', () => {
 
 describe('header with a device profile', () => {
   it('names the profile before the URL', async () => {
-    const { statusLine } = await import('../../src/ui/renderers/header.js');
-    const { lineText } = await import('../../src/ui/renderers/cell.js');
-    const { healthyState } = await import('./fixtures.js');
-    const { unicodeGlyphs } = await import('../../src/ui/theme.js');
+    const { statusLine } = await import('../../src/view/header.js');
+    const { lineText } = await import('../../src/view/cell.js');
+    const { healthyState } = await import('../ui/fixtures.js');
+    const { unicodeGlyphs } = await import('../../src/view/theme.js');
     const state = { ...healthyState(), profile: 'lab-gm' };
     expect(lineText(statusLine(state, unicodeGlyphs))).toMatch(/^synctop @lab-gm https?:\/\//);
     expect(lineText(statusLine(healthyState(), unicodeGlyphs))).not.toContain('@');

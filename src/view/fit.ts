@@ -4,7 +4,7 @@
  * the terminal, whatever the device sends (wide CJK names, combining marks).
  */
 import stringWidth from 'string-width';
-import type { Cell, Line } from '../renderers/cell.js';
+import type { Cell, Line } from './cell.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 

@@ -2,16 +2,16 @@
  * One NTP source -> one table row (k9s style: a pure function of the data), plus the one-line
  * detail of the selected source and the pane's status line.
  */
-import { describeReach } from '../../model/decoders.js';
-import type { NtpData, NtpSource } from '../../model/snapshot.js';
-import { spread, STATS_WINDOW } from '../../monitor/stats.js';
-import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../../model/units.js';
-import type { Glyphs, Token } from '../theme.js';
-import { ntpOverallStates, ntpSourceStates, styleOf } from '../theme.js';
+import { describeReach } from '../model/decoders.js';
+import type { NtpData, NtpSource } from '../model/snapshot.js';
+import { spread, STATS_WINDOW } from '../monitor/stats.js';
+import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../model/units.js';
+import type { Glyphs, Token } from './theme.js';
+import { ntpOverallStates, ntpSourceStates, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { sparkline } from './sparkline.js';
-import type { TableColumn, TableRow } from '../widgets/table-layout.js';
+import type { TableColumn, TableRow } from './table-layout.js';
 
 export type NtpColumn = 'state' | 'name' | 'word' | 'since' | 'mode' | 'stratum' | 'poll' | 'reach' | 'lastRx' | 'offset' | 'error' | 'trend';
 

@@ -2,10 +2,10 @@
  * The header: who, how often, live / paused / replay, last update; the health verdict (word,
  * symbol, color) with the per-section summary; the worst finding or the outage banner. Pure.
  */
-import type { MonitorState, ReplayPosition } from '../../monitor/state.js';
-import { formatDuration } from '../../model/units.js';
-import type { Glyphs } from '../theme.js';
-import { verdictStyles } from '../theme.js';
+import type { MonitorState, ReplayPosition } from '../monitor/state.js';
+import { formatDuration } from '../model/units.js';
+import type { Glyphs } from './theme.js';
+import { verdictStyles } from './theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell } from './cell.js';
 import { clockTime, dateTime } from './time.js';

@@ -2,9 +2,9 @@
  * Derived events -> one line each: local time, severity symbol (and color), the message; and
  * the one-line summary of the collapsed events pane. Pure.
  */
-import type { MonitorEvent } from '../../monitor/events.js';
-import type { Glyphs } from '../theme.js';
-import { eventSeverities } from '../theme.js';
+import type { MonitorEvent } from '../monitor/events.js';
+import type { Glyphs } from './theme.js';
+import { eventSeverities } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { clockTime } from './time.js';

@@ -2,7 +2,7 @@
  * What renderers produce: text with a semantic token, never a color. A Line is one terminal row
  * made of styled segments; widgets clip it to the width they have.
  */
-import type { Token } from '../theme.js';
+import type { Token } from './theme.js';
 
 export interface Cell {
   text: string;

@@ -1,15 +1,15 @@
 /** One PTP slave port -> a list row, and -> every field of its detail. Pure. */
-import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2 } from '../../model/decoders.js';
-import type { PtpPort } from '../../model/snapshot.js';
-import { STATS_WINDOW, summarize } from '../../monitor/stats.js';
-import { formatNumber, formatOffset, formatPpm } from '../../model/units.js';
-import type { Glyphs } from '../theme.js';
-import { flagStyle, ptpSyncStates, styleOf } from '../theme.js';
+import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2 } from '../model/decoders.js';
+import type { PtpPort } from '../model/snapshot.js';
+import { STATS_WINDOW, summarize } from '../monitor/stats.js';
+import { formatNumber, formatOffset, formatPpm } from '../model/units.js';
+import type { Glyphs } from './theme.js';
+import { flagStyle, ptpSyncStates, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import type { Field } from './field.js';
 import { sparkline } from './sparkline.js';
-import type { TableColumn, TableRow } from '../widgets/table-layout.js';
+import type { TableColumn, TableRow } from './table-layout.js';
 import { ageText } from './time.js';
 
 export type PtpColumn = 'port' | 'state' | 'offset' | 'delay' | 'gm';

@@ -2,12 +2,12 @@
  * One line per section for the collapsed panes of the small layouts and the one-screen
  * summary: the verdict, the one number that matters most, the data's age, the error. Pure.
  */
-import type { MonitorState } from '../../monitor/state.js';
-import { formatOffset } from '../../model/units.js';
-import type { PaneId } from '../ui-state.js';
-import { paneTitles, PANES } from '../ui-state.js';
-import type { Glyphs } from '../theme.js';
-import { antennaStates, flagStyle, styleOf } from '../theme.js';
+import type { MonitorState } from '../monitor/state.js';
+import { formatOffset } from '../model/units.js';
+import type { PaneId } from '../ui/ui-state.js';
+import { paneTitles, PANES } from '../ui/ui-state.js';
+import type { Glyphs } from './theme.js';
+import { antennaStates, flagStyle, styleOf } from './theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell, joinCells } from './cell.js';
 import { eventsSummary, freshCount } from './events.js';

@@ -1,6 +1,6 @@
 /** Wall-clock and age texts shared by the header and the panes. */
-import { formatAge } from '../../model/units.js';
-import type { StateClock } from '../../monitor/events.js';
+import { formatAge } from '../model/units.js';
+import type { StateClock } from '../monitor/events.js';
 
 /** HH:MM:SS in the technician's local time. */
 export function clockTime(epochMs: number): string {

@@ -1,9 +1,9 @@
 /** One GNSS receiver -> tab label, fields and satellite lines. Pure. */
-import { leapSecondMismatch } from '../../model/decoders.js';
-import type { GnssReceiver } from '../../model/snapshot.js';
-import { formatNumber } from '../../model/units.js';
-import type { Glyphs } from '../theme.js';
-import { antennaStates, flagStyle, gnssStatuses, styleOf } from '../theme.js';
+import { leapSecondMismatch } from '../model/decoders.js';
+import type { GnssReceiver } from '../model/snapshot.js';
+import { formatNumber } from '../model/units.js';
+import type { Glyphs } from './theme.js';
+import { antennaStates, flagStyle, gnssStatuses, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import type { Field } from './field.js';
