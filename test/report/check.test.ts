@@ -218,7 +218,7 @@ describe('runCheck against the simulated device', () => {
     const device = await sim({ scenario: 'label-clash' });
     const out = await check([device.url]);
     const labels = splitLine(out.line).perf.map((p) => p.split('=')[0]);
-    expect(labels.filter((l) => l.startsWith('gnss_'))).toEqual(['gnss_rx0_satellites', 'gnss_rx1_satellites', 'gnss_rx2_satellites', 'gnss_rx0#2_satellites']);
+    expect(labels.filter((l) => l?.startsWith('gnss_'))).toEqual(['gnss_rx0_satellites', 'gnss_rx1_satellites', 'gnss_rx2_satellites', 'gnss_rx0#2_satellites']);
     expect(new Set(labels).size).toBe(labels.length);
   });
 
