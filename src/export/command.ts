@@ -68,6 +68,9 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   const loaded = loadConfigFile(flags.config, input.env);
   loaded?.warnings.forEach(warn);
   const targets = new TargetBook({ commandLine: config, urls, patterns, profiles: profileConfigs(loaded, flags, input.env, warn) });
+  if (config.record && urls.length === 0) {
+    throw new UsageError('--record records the devices polled for /metrics: give their URLs (probes are not recorded)');
+  }
   if (targets.empty) {
     throw new UsageError('nothing to export: give device URLs, a config file with device profiles (--config FILE), or --allow-target PATTERN');
   }
@@ -90,7 +93,7 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
     const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EADDRNOTAVAIL' ? 'no such local address' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new UsageError(`cannot listen on ${flags.listen}: ${why}`);
   }
-  if (config.record && urls.length > 0) {
+  if (config.record) {
     // One file for the fleet: every line names its device (replay picks one with --device).
     const file = openRecording(config.record, `fleet of ${urls.length}`, { intervalMs: config.intervalMs, version: input.version }, urls);
     for (const d of exporter.fleet.devices) file.attach(d.poller.store, d.url);

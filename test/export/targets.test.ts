@@ -140,6 +140,7 @@ describe('synctop export (the command)', () => {
     [[], { allowTarget: ['10.0.0.0/40'] }, /allow-target 10.0.0.0\/40/],
     [[], { allowTarget: ['*.x'], maxProbes: 0 }, /--max-probes takes a whole number from 1/],
     [[], { allowTarget: ['*.x'], maxTargets: 1e9 }, /--max-targets takes a whole number from 1 to 1,000,000/],
+    [[], { allowTarget: ['*.x'], record: '/tmp/never-written.jsonl' }, /--record records the devices polled for \/metrics/],
   ])('%j %j is a usage error', async (urls, flags, message) => {
     await expect(run(urls, flags)).rejects.toThrow(message);
   });
