@@ -12,6 +12,7 @@
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { exited } from './exporter.js';
 import { processSample } from './pty.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -138,22 +139,7 @@ export async function benchProbe(opts: ProbeBenchOptions = {}): Promise<ProbeBen
   } finally {
     for (const e of exporters) e.child.kill('SIGTERM');
     fleet.child.send('close');
-    await Promise.all(
-      [...exporters.map((e) => e.child), fleet.child].map(
-        (c) =>
-          new Promise<void>((resolve) => {
-            if (c.exitCode !== null || c.signalCode !== null) return resolve();
-            const timer = setTimeout(() => {
-              c.kill('SIGKILL');
-              resolve();
-            }, 5000);
-            c.once('exit', () => {
-              clearTimeout(timer);
-              resolve();
-            });
-          }),
-      ),
-    );
+    await Promise.all([...exporters.map((e) => e.child), fleet.child].map((c) => exited(c)));
   }
 }
 

@@ -10,24 +10,15 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config.js';
 import { loadConfigFile } from '../../src/config-file.js';
 import { startExporter, type Exporter, type ExporterOptions } from '../../src/export/exporter.js';
 import { fleetMetrics, metricDefs, probeOnlyMetrics } from '../../src/export/metrics.js';
 import { parseAllowPattern, profileConfigs, TargetBook } from '../../src/export/targets.js';
-import { startSimulator, type SimOptions, type Simulator } from '../../src/sim/server.js';
+import type { Simulator } from '../../src/sim/server.js';
+import { cleanups, sims } from './simulators.js';
 
-const cleanups: (() => Promise<void> | void)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function sims(...opts: SimOptions[]): Promise<Simulator[]> {
-  const started = await Promise.all(opts.map((o) => startSimulator({ scenario: 'healthy', ...o })));
-  for (const s of started) cleanups.push(() => s.close());
-  return started;
-}
 
 /** An exporter that may probe exactly `urls` (and what `patterns` allow) with these flags. */
 async function exporter(urls: string[], over: Partial<ExporterOptions> = {}, flags: { timeout?: number; patterns?: string[]; ptpPorts?: string } = {}): Promise<Exporter> {
