@@ -127,6 +127,8 @@ describe('/probe', () => {
     for (const x of answers) expect(value(x.families, 'synctop_up', { device: a!.url })).toBe(1);
     expect(a!.stats.requests.ntp - ntpBefore).toBe(1);
     expect(e.probes.stats.shared).toBe(2);
+    // Every probe so far went over the one kept-alive connection.
+    expect(a!.stats.connections).toBe(1);
     for (const n of Object.values(a!.stats.maxInFlight)) expect(n).toBeLessThanOrEqual(1);
   });
 
