@@ -172,7 +172,8 @@ export function profileConfigs(loaded: LoadedConfigFile | null, flags: CommonFla
   const out = new Map<string, Config>();
   for (const name of Object.keys(loaded?.file.devices ?? {})) {
     try {
-      out.set(name, resolveProfile(loaded, name, shared, env, false));
+      // A probe is one poll: the one-shot modes' default timeout, not the live monitor's.
+      out.set(name, resolveProfile(loaded, name, shared, env, true));
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       warn(`profile ${name} cannot be probed: ${err.message}`);
