@@ -134,6 +134,7 @@ export async function startExporter(opts: ExporterOptions): Promise<Exporter> {
   const probes = new ProbeService({
     ...(opts.maxTargets !== undefined ? { maxTargets: opts.maxTargets } : {}),
     ...(opts.maxProbes !== undefined ? { maxPolls: opts.maxProbes } : {}),
+    exclusive: (url, task) => fleet.exclusive(url, task),
   });
   const self = new ExporterMetrics(probes);
   const fleetRegistry = new MetricsRegistry();

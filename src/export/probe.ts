@@ -72,6 +72,11 @@ export interface ProbeServiceOptions {
   maxTargets?: number;
   maxPolls?: number;
   now?: () => number;
+  /**
+   * Runs a poll of the device at `url` in turn with anyone else asking it (the static fleet
+   * polling the same device), so it never has two requests in flight.
+   */
+  exclusive?: <T>(url: string, task: () => Promise<T>) => Promise<T>;
 }
 
 export interface ProbeStats {
@@ -93,11 +98,13 @@ export class ProbeService {
   private readonly urlTails = new Map<string, Promise<unknown>>();
   private polling = 0;
   private readonly now: () => number;
+  private readonly exclusive: <T>(url: string, task: () => Promise<T>) => Promise<T>;
 
   constructor(opts: ProbeServiceOptions = {}) {
     this.maxTargets = opts.maxTargets ?? DEFAULT_MAX_TARGETS;
     this.maxPolls = opts.maxPolls ?? DEFAULT_MAX_PROBES;
     this.now = opts.now ?? Date.now;
+    this.exclusive = opts.exclusive ?? ((_url, task) => task());
   }
 
   /** Device polls in flight now. */
@@ -133,7 +140,7 @@ export class ProbeService {
     this.polling++;
     this.stats.polls++;
     const run = tail
-      .then(() => this.poll(entry, deadline - performance.now()))
+      .then(() => this.exclusive(target.url, () => this.poll(entry, deadline - performance.now())))
       .finally(() => {
         this.polling--;
         entry.running = null;

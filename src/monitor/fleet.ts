@@ -125,6 +125,13 @@ class FleetClient extends DeviceClient {
     this.tail = turn.catch(() => undefined);
     return turn;
   }
+
+  /** Runs `task` in this device's turn: no request of the fleet's goes to the device meanwhile. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const turn = this.tail.then(task);
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
 }
 
 export interface FleetDevice {
@@ -157,7 +164,7 @@ const perSection = <T>(value: T): Record<SectionName, T> => ({ ntp: value, gnss:
 export class Fleet {
   readonly devices: readonly FleetDevice[];
   readonly limiter: Limiter;
-  private readonly clients: DeviceClient[] = [];
+  private readonly clients: FleetClient[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly spreadMs: number;
@@ -208,6 +215,15 @@ export class Fleet {
     for (const off of this.unsubscribe.splice(0)) off();
     for (const d of this.devices) d.poller.stop();
     for (const c of this.clients) c.destroy();
+  }
+
+  /**
+   * Runs `task` (another client's requests to the device at `url`, a /probe) in that device's
+   * turn, so the device never has two requests in flight; a URL outside the fleet runs at once.
+   */
+  exclusive<T>(url: string, task: () => Promise<T>): Promise<T> {
+    const client = this.clients.find((c) => c.baseUrl === url);
+    return client ? client.exclusive(task) : task();
   }
 
   /** The verdict of the shared rule table, once every operation of the device has a result. */

@@ -132,6 +132,19 @@ describe('/probe', () => {
     for (const n of Object.values(a!.stats.maxInFlight)) expect(n).toBeLessThanOrEqual(1);
   });
 
+  it('a device of the static fleet that is also probed still has one request in flight at a time', async () => {
+    const [a] = await sims({});
+    // The fleet polls every 100 ms while probes keep coming.
+    const e = await exporter([a!.url], { devices: [{ baseUrl: a!.url, timeoutMs: 1000 }], intervalMs: 100, spreadMs: 0 });
+    for (let round = 0; round < 5; round++) {
+      const answers = await Promise.all([probe(e, target(a!.url)), probe(e, target(a!.url))]);
+      for (const x of answers) expect(value(x.families, 'synctop_up', { device: a!.url })).toBe(1);
+    }
+    expect(a!.stats.maxInFlightAll).toBe(1);
+    const fleet = await (await fetch(`${e.url}/metrics`)).text();
+    expect(fleet).toMatch(/synctop_up\{device="[^"]+"\} 1/);
+  });
+
   it('the budget comes from X-Prometheus-Scrape-Timeout-Seconds less a margin, else from --timeout', async () => {
     const [a] = await sims({});
     a!.setFault('all', { kind: 'stall-headers' });
