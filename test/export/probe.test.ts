@@ -134,8 +134,10 @@ describe('/probe', () => {
 
   it('a device of the static fleet that is also probed still has one request in flight at a time', async () => {
     const [a] = await sims({});
+    // Alarm answers never come: each alarm request holds the device until its 150 ms deadline.
     // The fleet polls every 100 ms while probes keep coming.
-    const e = await exporter([a!.url], { devices: [{ baseUrl: a!.url, timeoutMs: 1000 }], intervalMs: 100, spreadMs: 0 });
+    a!.setFault('alarm', { kind: 'stall-headers' });
+    const e = await exporter([a!.url], { devices: [{ baseUrl: a!.url, timeoutMs: 150 }], intervalMs: 100, spreadMs: 0 }, { timeout: 150 });
     for (let round = 0; round < 5; round++) {
       const answers = await Promise.all([probe(e, target(a!.url)), probe(e, target(a!.url))]);
       for (const x of answers) expect(value(x.families, 'synctop_up', { device: a!.url })).toBe(1);
