@@ -230,7 +230,8 @@ describe('/probe', () => {
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'config.json');
     writeFileSync(file, JSON.stringify({ devices: { 'lab-gm': { url: locked!.url, token: 'tok-PROFILE-42', ptpPorts: [0] } } }), { mode: 0o600 });
-    const profiles = profileConfigs(loadConfigFile(file, {}), {}, {}, (w) => {
+    // The command line's token (SYNCTOP_TOKEN, --token-file) is not the profile's.
+    const profiles = profileConfigs(loadConfigFile(file, {}), { tokenFile: '/nonexistent/token' }, { SYNCTOP_TOKEN: 'tok-COMMAND-LINE' }, (w) => {
       throw new Error(w);
     });
     const commandLine = resolveConfig('http://target.invalid', { timeout: 1000 }, {}, { oneShot: true });
