@@ -1,6 +1,6 @@
 /**
  * The shipped Prometheus files (contrib/prometheus/): promtool accepts the scrape config and the
- * alert rules, the Grafana dashboard is well-formed, and every metric the rules and the
+ * alert rules and runs the rules' unit tests, the Grafana dashboard is well-formed, and every metric the rules and the
  * dashboard name is one the exporter really emits (read from a running exporter's /metrics and
  * /probe, static fleet included). No skip: without promtool this fails (CI installs Prometheus).
  */
@@ -63,6 +63,10 @@ describe('contrib/prometheus', () => {
   it('promtool accepts the scrape config and the alert rules', () => {
     expect(promtool(['check', 'config', join(dir, 'prometheus.yml')])).toMatch(/SUCCESS/);
     expect(promtool(['check', 'rules', join(dir, 'synctop-rules.yml')])).toMatch(/SUCCESS: \d+ rules found/);
+  });
+
+  it('the alert rules fire on the series they are meant for (promtool test rules)', () => {
+    expect(promtool(['test', 'rules', join(dir, 'synctop-rules.test.yml')])).toMatch(/SUCCESS/);
   });
 
   it('the scrape config turns the target into the probe parameter and the instance label', () => {
