@@ -59,6 +59,9 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   const maxTargets = wholeNumber(flags.maxTargets, DEFAULT_MAX_TARGETS, '--max-targets');
   const maxProbes = wholeNumber(flags.maxProbes, DEFAULT_MAX_PROBES, '--max-probes');
   const warn = (w: string) => input.stderr.write(`synctop: warning: ${w}\n`);
+  if (listen.host === '0.0.0.0' || listen.host === '::') {
+    warn(`listening on every interface: whoever reaches port ${listen.port} can read the metrics and ask for probes; give the address Prometheus connects to, e.g. --listen 192.0.2.10:${listen.port}`);
+  }
   // One set of connection options for the command line's devices: the same credentials and TLS.
   const config = resolveConfig(input.urls[0] ?? ANY_TARGET, { ...flags, interval: flags.interval ?? EXPORT_DEFAULT_INTERVAL_S }, input.env, { oneShot: false });
   config.warnings.forEach(warn);

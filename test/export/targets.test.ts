@@ -145,6 +145,15 @@ describe('synctop export (the command)', () => {
     await expect(run(urls, flags)).rejects.toThrow(message);
   });
 
+  it('warns when it listens on every interface', async () => {
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const e = await runExportCommand({ urls: [], flags: { listen: '0.0.0.0:0', allowTarget: ['127.0.0.1'] }, env: { XDG_CONFIG_HOME: '/nonexistent' }, stdout: new PassThrough(), stderr, version: 'test' });
+    await e.close();
+    expect(err).toMatch(/warning: listening on every interface: .*give the address Prometheus connects to/);
+  });
+
   it('starts with only an allow pattern: /probe, and /metrics with the exporter alone', async () => {
     const stdout = new PassThrough();
     let out = '';
