@@ -125,11 +125,13 @@ export class ProbeService {
       return existing.running.then((result) => ({ ok: true, result, shared: true }));
     }
     if (this.polling >= this.maxPolls) {
-      return Promise.resolve({ ok: false, message: `${this.polling} probes are in flight, the most this exporter runs at once (--max-probes); the target is asked at the next scrape.` });
+      const n = this.polling;
+      return Promise.resolve({ ok: false, message: `${n} probe${n === 1 ? ' is' : 's are'} in flight, the most this exporter runs at once (--max-probes); the target is asked at the next scrape.` });
     }
     const entry = existing ?? this.admit(target);
     if (!entry) {
-      return Promise.resolve({ ok: false, message: `all ${this.entries.size} targets this exporter holds are being probed (--max-targets); the target is asked at the next scrape.` });
+      const n = this.entries.size;
+      return Promise.resolve({ ok: false, message: `${n === 1 ? 'the 1 target' : `all ${n} targets`} this exporter holds ${n === 1 ? 'is' : 'are'} being probed (--max-targets); the target is asked at the next scrape.` });
     }
     // Most recently used last.
     this.entries.delete(target.key);

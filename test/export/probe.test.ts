@@ -207,7 +207,7 @@ describe('/probe', () => {
     await waitFor(() => e.probes.inFlight === 1);
     const busy = await probe(e, target(fine!.url));
     expect(busy.status).toBe(503);
-    expect(busy.text).toMatch(/1 probes are in flight.*--max-probes/);
+    expect(busy.text).toMatch(/1 probe is in flight.*--max-probes/);
     expect((await hung).status).toBe(200);
 
     const lru = await exporter(urls, { maxTargets: 1 }, { timeout: 5000 });
@@ -215,7 +215,7 @@ describe('/probe', () => {
     await waitFor(() => lru.probes.inFlight === 1);
     const full = await probe(lru, target(fine!.url));
     expect(full.status).toBe(503);
-    expect(full.text).toMatch(/all 1 targets .* being probed.*--max-targets/);
+    expect(full.text).toMatch(/the 1 target this exporter holds is being probed.*--max-targets/);
     await hung2;
     // Idle now: the least recently used target makes room.
     expect((await probe(lru, target(fine!.url))).status).toBe(200);
