@@ -132,8 +132,12 @@ export class TargetBook {
   /** `target` / `profile` from the scrape URL -> a target, or a status and one sentence. */
   lookup(query: { target?: string; profile?: string }): TargetLookup {
     if (query.profile !== undefined) {
-      if (query.target !== undefined) return { ok: false, status: 400, message: 'give target=URL or profile=NAME, not both.' };
-      return this.byProfile(query.profile);
+      const found = this.byProfile(query.profile);
+      // target=URL&profile=NAME is fine when URL is that profile's own: its credentials go nowhere else.
+      if (query.target === undefined || !found.ok) return found;
+      const parsed = parseTarget(query.target);
+      if (parsed.ok && parsed.normalized === found.target.url) return found;
+      return { ok: false, status: 400, message: "the target is not that profile's device; a profile's credentials go only to its own URL." };
     }
     if (query.target === undefined) return { ok: false, status: 400, message: 'give the device to probe: /probe?target=URL or /probe?profile=NAME.' };
     const parsed = parseTarget(query.target);

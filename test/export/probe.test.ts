@@ -179,7 +179,7 @@ describe('/probe', () => {
       ['', 400, /target=URL or \/probe\?profile=NAME/],
       [`${target(a!.url)}&${target(a!.url)}`, 400, /give target once/],
       [`${target(a!.url)}&module=http`, 400, /not "module"/],
-      [`${target(a!.url)}&profile=x`, 400, /not both/],
+      [`${target(a!.url)}&profile=x`, 403, /no usable device profile/],
       ['profile=nope', 403, /no usable device profile/],
     ];
     for (const [query, status, message] of cases) {
@@ -195,7 +195,7 @@ describe('/probe', () => {
     // Patterns: a host glob and a CIDR block (nothing listens there: up 0, but it was asked).
     expect((await probe(e, target('http://10.9.200.1:1'), { 'X-Prometheus-Scrape-Timeout-Seconds': '0.4' })).status).toBe(200);
     const self = await (await fetch(`${e.url}/metrics`)).text();
-    expect(self).toMatch(/synctop_exporter_probes_total\{code="403"\} 3/);
+    expect(self).toMatch(/synctop_exporter_probes_total\{code="403"\} 4/);
   });
 
   it('over its caps it answers 503 with one sentence, and keeps at most --max-targets targets', async () => {
@@ -244,7 +244,7 @@ describe('/probe', () => {
       targets: new TargetBook({ commandLine, urls: [], patterns: [], profiles }),
     });
     cleanups.push(() => e.close());
-    for (const query of ['profile=lab-gm', target(locked!.url)]) {
+    for (const query of ['profile=lab-gm', target(locked!.url), `${target(locked!.url)}&profile=lab-gm`]) {
       const { status, text, families } = await probe(e, query);
       expect(status).toBe(200);
       expect(value(families, 'synctop_operation_up', { device: locked!.url, operation: 'ntp' })).toBe(1);

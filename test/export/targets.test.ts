@@ -107,6 +107,7 @@ describe('TargetBook', () => {
     // The profile's own settings, by name or by its URL.
     [{ profile: 'gm9' }, 'https://gm9.example', 2500],
     [{ target: 'https://gm9.example' }, 'https://gm9.example', 2500],
+    [{ target: 'https://gm9.example/', profile: 'gm9' }, 'https://gm9.example', 2500],
   ])('%j is probed at %s with its settings', (query, url, timeoutMs) => {
     const found = book.lookup(query);
     expect(found.ok).toBe(true);
@@ -123,6 +124,9 @@ describe('TargetBook', () => {
     [{ target: 'https://x.lab.example.evil.net' }, 403],
     [{ profile: 'nope' }, 403],
     [{ profile: '../etc' }, 403],
+    // A profile's credentials never go to another target.
+    [{ profile: 'gm9', target: 'http://127.0.0.1:8080' }, 400],
+    [{ profile: 'gm9', target: 'https://evil.example' }, 400],
     [{}, 400],
   ])('%j is refused with %i', (query, status) => {
     const found = book.lookup(query);
