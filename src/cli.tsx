@@ -25,8 +25,9 @@ const help = `
                                         monitoring-plugin check (Nagios/Icinga/Zabbix): one line
                                         "SYNCTOP <STATUS> - reasons | perfdata", exit 0 OK,
                                         1 WARNING, 2 CRITICAL, 3 UNKNOWN (bad usage included)
-    synctop export --listen HOST:PORT URL...
-                                        Prometheus exporter for one or many devices at /metrics
+    synctop export --listen HOST:PORT [URL...] [--config F] [--allow-target PATTERN]
+                                        Prometheus exporter: /probe?target=URL asks one device
+                                        at scrape time; /metrics polls the URLs given
 
   Options
     --interval SEC       poll interval, default 2, at least 0.5
@@ -58,9 +59,14 @@ const help = `
                          ntp_sources_reachable; thresholds refer to the absolute offset
 
   export
-    --listen HOST:PORT   where /metrics is served, e.g. 127.0.0.1:9469 or [::]:9469 (required)
-    --interval SEC       poll interval of each device, default 10
-    --concurrency N      requests in flight across all devices, default 32
+    --listen HOST:PORT   where it is served, e.g. 127.0.0.1:9469 or [::1]:9469 (required)
+    --allow-target PAT   also probe targets matching PAT: a URL, an IP or CIDR block
+                         (10.0.0.0/8) or a host glob (*.site7.example); repeatable. By
+                         default only URLs given here or in the config file are probed
+    --max-probes N       device polls in flight for /probe, default 128 (then 503)
+    --max-targets N      targets held with their connections, default 2000 (LRU)
+    --interval SEC       poll interval of each URL given (/metrics), default 10
+    --concurrency N      requests in flight across those URLs, default 32
 
   Exit codes (--once, --json)
     0 every operation answered (device-side errors such as 40003 count as answers)
@@ -99,6 +105,9 @@ const flagSpec = {
   critical: { type: 'string', shortFlag: 'c' },
   listen: { type: 'string' },
   concurrency: { type: 'number' },
+  allowTarget: { type: 'string', isMultiple: true },
+  maxTargets: { type: 'number' },
+  maxProbes: { type: 'number' },
   speed: { type: 'number' },
   config: { type: 'string' },
   device: { type: 'string' },

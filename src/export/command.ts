@@ -1,18 +1,36 @@
 /**
- * `synctop export --listen HOST:PORT URL...`: flags -> a running exporter. The first stdout line
- * is the exporter's URL (scripts read it with `head -1`); SIGINT and SIGTERM stop polling, close
- * the listener and its kept-alive connections, and let the process end.
+ * `synctop export --listen HOST:PORT [URL...] [--config F] [--allow-target PATTERN]`: flags -> a
+ * running exporter. The first stdout line is the exporter's URL (scripts read it with
+ * `head -1`); SIGINT and SIGTERM stop polling, close the listener and its kept-alive
+ * connections, and let the process end.
  */
 import { checkUrl, resolveConfig, UsageError, type CommonFlags } from '../config.js';
+import { loadConfigFile } from '../config-file.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../monitor/fleet.js';
 import { openRecording } from '../record/recorder.js';
 import { startExporter, type Exporter } from './exporter.js';
+import { DEFAULT_MAX_PROBES, DEFAULT_MAX_TARGETS } from './probe.js';
+import { parseAllowPattern, profileConfigs, TargetBook } from './targets.js';
 
 export const EXPORT_DEFAULT_INTERVAL_S = 10;
 
 export interface ExportFlags extends CommonFlags {
   listen?: string;
   concurrency?: number;
+  allowTarget?: string[];
+  maxTargets?: number;
+  maxProbes?: number;
+  config?: string;
+}
+
+/** Stands in for the device URL while resolving the settings shared by every target. */
+const ANY_TARGET = 'http://target.invalid';
+const MAX_CAP = 1_000_000;
+
+function wholeNumber(value: number | undefined, fallback: number, flag: string): number {
+  const n = value ?? fallback;
+  if (!(Number.isInteger(n) && n >= 1 && n <= MAX_CAP)) throw new UsageError(`${flag} takes a whole number from 1 to ${MAX_CAP.toLocaleString('en-US')} (got ${value})`);
+  return n;
 }
 
 /** "127.0.0.1:9469", "[::1]:9469", ":9469" (every interface). */
@@ -37,14 +55,28 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   const { flags } = input;
   if (flags.listen === undefined) throw new UsageError('export needs --listen HOST:PORT, e.g. synctop export --listen 127.0.0.1:9469 URL...');
   const listen = parseListen(flags.listen);
-  if (input.urls.length === 0) throw new UsageError('give the base URL of at least one device: synctop export --listen HOST:PORT URL...');
-  const concurrency = flags.concurrency ?? DEFAULT_MAX_IN_FLIGHT;
-  if (!(Number.isInteger(concurrency) && concurrency >= 1)) throw new UsageError(`--concurrency takes a whole number of at least 1 (got ${flags.concurrency})`);
-  // One set of connection options for every device: the same credentials and TLS settings.
-  const config = resolveConfig(input.urls[0]!, { ...flags, interval: flags.interval ?? EXPORT_DEFAULT_INTERVAL_S }, input.env, { oneShot: false });
-  for (const w of config.warnings) input.stderr.write(`synctop: warning: ${w}\n`);
+  const concurrency = wholeNumber(flags.concurrency, DEFAULT_MAX_IN_FLIGHT, '--concurrency');
+  const maxTargets = wholeNumber(flags.maxTargets, DEFAULT_MAX_TARGETS, '--max-targets');
+  const maxProbes = wholeNumber(flags.maxProbes, DEFAULT_MAX_PROBES, '--max-probes');
+  const warn = (w: string) => input.stderr.write(`synctop: warning: ${w}\n`);
+  if (listen.host === '0.0.0.0' || listen.host === '::') {
+    warn(`listening on every interface: whoever reaches port ${listen.port} can read the metrics and ask for probes; give the address Prometheus connects to, e.g. --listen 192.0.2.10:${listen.port}`);
+  }
+  // One set of connection options for the command line's devices: the same credentials and TLS.
+  const config = resolveConfig(input.urls[0] ?? ANY_TARGET, { ...flags, interval: flags.interval ?? EXPORT_DEFAULT_INTERVAL_S }, input.env, { oneShot: false });
+  config.warnings.forEach(warn);
   // The URL is the device label: a device listed twice would be polled twice into one series.
   const urls = [...new Set(input.urls.map(checkUrl))];
+  const patterns = (flags.allowTarget ?? []).map(parseAllowPattern);
+  const loaded = loadConfigFile(flags.config, input.env);
+  loaded?.warnings.forEach(warn);
+  const targets = new TargetBook({ commandLine: config, urls, patterns, profiles: profileConfigs(loaded, flags, input.env, warn) });
+  if (config.record && urls.length === 0) {
+    throw new UsageError('--record records the devices polled for /metrics: give their URLs (probes are not recorded)');
+  }
+  if (targets.empty) {
+    throw new UsageError('nothing to export: give device URLs, a config file with device profiles (--config FILE), or --allow-target PATTERN');
+  }
 
   let exporter: Exporter;
   try {
@@ -55,6 +87,9 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
       ptpPorts: config.ptpPorts,
       thresholds: config.thresholds,
       maxInFlight: concurrency,
+      targets,
+      maxTargets,
+      maxProbes,
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
@@ -73,11 +108,23 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
     };
   }
   input.stdout.write(`${exporter.url}/metrics\n`);
-  input.stdout.write(`exporting ${urls.length} device${urls.length === 1 ? '' : 's'}, polled every ${config.intervalMs / 1000} s, at most ${concurrency} requests in flight\n`);
+  if (urls.length > 0) {
+    input.stdout.write(`exporting ${urls.length} device${urls.length === 1 ? '' : 's'} at /metrics, polled every ${config.intervalMs / 1000} s, at most ${concurrency} requests in flight\n`);
+  }
+  input.stdout.write(`probing at ${exporter.url}/probe?target=URL: ${describeAllowed(urls.length, patterns.length, loaded ? Object.keys(loaded.file.devices).length : 0)}\n`);
   const stop = () => {
     void exporter.close();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return exporter;
+}
+
+function describeAllowed(urls: number, patterns: number, profiles: number): string {
+  const parts = [
+    urls > 0 ? `${urls} device${urls === 1 ? '' : 's'} of the command line` : '',
+    patterns > 0 ? `${patterns} --allow-target pattern${patterns === 1 ? '' : 's'}` : '',
+    profiles > 0 ? `${profiles} profile${profiles === 1 ? '' : 's'} of the config file (also as profile=NAME)` : '',
+  ].filter(Boolean);
+  return `targets allowed: ${parts.join(', ')}`;
 }

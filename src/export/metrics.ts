@@ -8,6 +8,7 @@
  * vanish because samples are rebuilt from the latest results at every scrape.
  * Nothing from the alarm configuration but its on/off switch is exported.
  */
+import { boundedText, idKey, uniqueKeys } from '../model/keys.js';
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { severityRank, type Verdict } from '../monitor/health.js';
 
@@ -54,9 +55,20 @@ export const metricDefs = {
   synctop_ptp_gm_present: { help: 'Whether the PTP port sees a grandmaster (1) or not (0).', labels: port },
 
   synctop_alarm_email_enabled: { help: 'Whether alarm e-mail is switched on (1) or off (0).', labels: ['device'] },
+
+  // Only in /probe answers (the multi-target pattern), named as the blackbox exporter names them.
+  synctop_probe_success: {
+    help: 'Whether the device answered every operation within the probe budget (1) or some operation got no answer (0); an answer that is an error, such as 40003 or a refused permission, counts as an answer.',
+    labels: ['device'],
+  },
+  synctop_probe_duration_seconds: { help: 'Wall time of the probe: every operation of the device, asked at scrape time.', labels: ['device'] },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricName = keyof typeof metricDefs;
+
+/** The families only a /probe answer has; /metrics (the static fleet) has every other one. */
+export const probeOnlyMetrics: readonly MetricName[] = ['synctop_probe_success', 'synctop_probe_duration_seconds'];
+export const fleetMetrics: readonly MetricName[] = (Object.keys(metricDefs) as MetricName[]).filter((n) => !probeOnlyMetrics.includes(n));
 
 export interface Sample {
   name: MetricName;
@@ -106,8 +118,8 @@ const dopRows: [kind: string, (r: GnssReceiver) => number | null][] = [
   ['p', (r) => r.pdop],
 ];
 
-/** Label values that come from the device may be null; "unknown" keeps the series apart. */
-const text = (v: string | null) => v ?? 'unknown';
+/** Label values that come from the device may be null; "unknown" keeps the series apart. Bounded. */
+const text = (v: string | null) => boundedText(v ?? 'unknown');
 
 function rows<T>(out: Sample[], table: Row<T>[], entity: T, labels: Record<string, string>): void {
   for (const [name, read] of table) {
@@ -138,15 +150,19 @@ export function deviceSamples(view: DeviceView): Sample[] {
   if (view.polled.ntp && snap.ntp.ok) {
     const ntp = snap.ntp.data;
     if (ntp.overallStatus !== null) out.push({ name: 'synctop_ntp_synchronized', labels: { device }, value: bit(ntp.overallStatus === 'Synchronized') });
-    for (const s of ntp.sources) {
-      const labels = { device, source: s.name };
+    // Two sources with one name would collapse into one series (the last wins): keys are unique.
+    const keys = uniqueKeys(ntp.sources.map((s) => boundedText(s.name)));
+    ntp.sources.forEach((s, i) => {
+      const labels = { device, source: keys[i]! };
       rows(out, ntpRows, s, labels);
       out.push({ name: 'synctop_ntp_source_state_info', labels: { ...labels, state: text(s.state) }, value: 1 });
-    }
+    });
   }
   if (view.polled.gnss && snap.gnss.ok) {
-    snap.gnss.data.receivers.forEach((r, i) => {
-      const labels = { device, receiver: String(r.id ?? i) };
+    const receivers = snap.gnss.data.receivers;
+    const keys = uniqueKeys(receivers.map((r, i) => idKey(r.id, i)));
+    receivers.forEach((r, i) => {
+      const labels = { device, receiver: keys[i]! };
       out.push({ name: 'synctop_gnss_receiver_status_info', labels: { ...labels, status: text(r.status) }, value: 1 });
       out.push({ name: 'synctop_gnss_antenna_status_info', labels: { ...labels, antenna: text(r.antenna) }, value: 1 });
       if (r.ppsValid !== null) out.push({ name: 'synctop_gnss_pps_valid', labels, value: bit(r.ppsValid) });
@@ -160,16 +176,31 @@ export function deviceSamples(view: DeviceView): Sample[] {
     });
   }
   if (view.polled.ptp && snap.ptp.ok) {
-    for (const p of snap.ptp.data.ports) {
+    const ports = snap.ptp.data.ports;
+    const keys = uniqueKeys(ports.map((p, i) => idKey(p.id, i)));
+    ports.forEach((p, i) => {
       // A port that answered with its own error has no data; its absence says so.
-      if (!p.ok) continue;
-      const labels = { device, port: String(p.id) };
+      if (!p.ok) return;
+      const labels = { device, port: keys[i]! };
       out.push({ name: 'synctop_ptp_port_state_info', labels: { ...labels, state: text(p.syncState) }, value: 1 });
       rows(out, ptpRows, p, labels);
-    }
+    });
   }
   if (view.polled.alarm && snap.alarm.ok && snap.alarm.data.emailAlertEnabled !== null) {
     out.push({ name: 'synctop_alarm_email_enabled', labels: { device }, value: bit(snap.alarm.data.emailAlertEnabled) });
   }
   return out;
+}
+
+/**
+ * The two samples a /probe answer adds to the device's own: whether every operation got an
+ * answer within the budget, and how long the probe took. Pure.
+ */
+export function probeSamples(device: string, snapshot: Snapshot, durationMs: number): Sample[] {
+  const sections = [snapshot.ntp, snapshot.gnss, snapshot.ptp, snapshot.alarm];
+  const answered = sections.every((s) => s.ok || s.error.kind !== 'network');
+  return [
+    { name: 'synctop_probe_success', labels: { device }, value: bit(answered) },
+    { name: 'synctop_probe_duration_seconds', labels: { device }, value: durationMs / 1000 },
+  ];
 }

@@ -5,20 +5,21 @@
  * device disappears from /metrics at the next scrape, and nothing grows without bound.
  */
 import { Gauge, Registry } from 'prom-client';
-import { metricDefs, type MetricName, type Sample } from './metrics.js';
+import { fleetMetrics, metricDefs, type MetricName, type Sample } from './metrics.js';
 
 export class MetricsRegistry {
   readonly registry = new Registry();
-  private readonly gauges: Record<MetricName, Gauge>;
+  private readonly gauges: Partial<Record<MetricName, Gauge>>;
   /** Renders run one at a time: a render resets every gauge before it fills them. */
   private last: Promise<unknown> = Promise.resolve();
 
-  constructor() {
-    const entries = (Object.keys(metricDefs) as MetricName[]).map((name) => {
+  /** `names`: the families this registry serves (the static fleet's by default). */
+  constructor(names: readonly MetricName[] = fleetMetrics) {
+    const entries = names.map((name) => {
       const def = metricDefs[name];
       return [name, new Gauge({ name, help: def.help, labelNames: [...def.labels], registers: [this.registry] })] as const;
     });
-    this.gauges = Object.fromEntries(entries) as Record<MetricName, Gauge>;
+    this.gauges = Object.fromEntries(entries);
   }
 
   get contentType(): string {
@@ -29,7 +30,11 @@ export class MetricsRegistry {
   render(samples: () => Iterable<Sample>): Promise<string> {
     const run = this.last.then(() => {
       for (const gauge of Object.values(this.gauges)) gauge.reset();
-      for (const s of samples()) this.gauges[s.name].set(s.labels, s.value);
+      for (const s of samples()) {
+        const gauge = this.gauges[s.name];
+        if (!gauge) throw new Error(`${s.name} is not served by this registry`);
+        gauge.set(s.labels, s.value);
+      }
       return this.registry.metrics();
     });
     this.last = run.catch(() => undefined);

@@ -4,7 +4,8 @@
  * probe-only backoff and PTP discovery unchanged. What the fleet adds:
  *
  * - a cap on requests in flight across all devices (a Limiter shared by the clients), so 500
- *   devices waking together do not open 500 sockets at once;
+ *   devices waking together do not open 500 sockets at once; devices that stopped answering
+ *   hold at most half of it, so stalled devices cannot starve the healthy ones;
  * - starts spread over one interval, so the polls of the fleet are spread evenly in time;
  * - per device, what an exporter reads without waiting: the latest snapshot, which operations
  *   have been polled, how long each one's latest poll took and when the latest poll ended.
@@ -21,30 +22,68 @@ import { Poller } from './poller.js';
 import type { PtpPortSelection } from './ptp-discovery.js';
 import { sectionNames } from './store.js';
 
-/** A counting semaphore: at most `max` tasks run at once; the others wait in order. */
+/**
+ * A counting semaphore with two classes of task: at most `max` tasks run at once, and of them at
+ * most `maxSlow` slow ones (requests to a device whose latest request got no answer). Waiting
+ * tasks are served in order, the other class first: a stalled device can hold at most
+ * `maxSlow` slots, so healthy devices always have the rest, and they never queue behind it.
+ */
 export class Limiter {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  private runningSlow = 0;
+  private readonly waiting: { slow: boolean; start: () => void }[] = [];
+  readonly maxSlow: number;
   /** The most tasks seen running at once (for tests and the benchmark). */
   peak = 0;
+  /** The most slow tasks seen running at once. */
+  peakSlow = 0;
 
-  constructor(readonly max: number) {
+  constructor(
+    readonly max: number,
+    maxSlow?: number,
+  ) {
     if (!(Number.isInteger(max) && max >= 1)) throw new RangeError(`the limit must be a whole number of at least 1 (got ${max})`);
+    this.maxSlow = maxSlow ?? Math.max(1, Math.floor(max / 2));
   }
 
   get inFlight(): number {
     return this.running;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.max) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.running++;
-    if (this.running > this.peak) this.peak = this.running;
+  async run<T>(task: () => Promise<T>, opts: { slow?: boolean } = {}): Promise<T> {
+    const slow = opts.slow ?? false;
+    // Waiting tasks of the same class go first; a task of the other class may pass them.
+    if (this.mayStart(slow) && !this.waiting.some((w) => w.slow === slow)) this.started(slow);
+    else await new Promise<void>((start) => this.waiting.push({ slow, start }));
     try {
       return await task();
     } finally {
       this.running--;
-      this.waiting.shift()?.();
+      if (slow) this.runningSlow--;
+      this.next();
+    }
+  }
+
+  private mayStart(slow: boolean): boolean {
+    return this.running < this.max && (!slow || this.runningSlow < this.maxSlow);
+  }
+
+  private started(slow: boolean): void {
+    this.running++;
+    if (slow) this.runningSlow++;
+    this.peak = Math.max(this.peak, this.running);
+    this.peakSlow = Math.max(this.peakSlow, this.runningSlow);
+  }
+
+  /** Starts waiting tasks while there is room: the first healthy one, else the first slow one. */
+  private next(): void {
+    for (;;) {
+      const healthy = this.waiting.findIndex((w) => !w.slow && this.mayStart(false));
+      const i = healthy >= 0 ? healthy : this.waiting.findIndex((w) => w.slow && this.mayStart(true));
+      if (i < 0) return;
+      const [w] = this.waiting.splice(i, 1);
+      this.started(w!.slow);
+      w!.start();
     }
   }
 }
@@ -52,10 +91,12 @@ export class Limiter {
 /**
  * A DeviceClient whose requests take a fleet slot. Calls of one device are queued here first, so
  * a device holds at most one slot, and only while its request is on the wire; the request's
- * deadline starts when it gets the slot.
+ * deadline starts when it gets the slot. A device whose latest request got no answer asks in the
+ * slow class until it answers again.
  */
 class FleetClient extends DeviceClient {
   private tail: Promise<unknown> = Promise.resolve();
+  private slow = false;
 
   constructor(
     options: ClientOptions,
@@ -67,15 +108,27 @@ class FleetClient extends DeviceClient {
 
   override call<K extends OperationName>(name: K, params: { id?: number } = {}, opts: CallOptions = {}): Promise<Result<RawData<K>>> {
     const turn = this.tail.then(() =>
-      this.limiter.run(async () => {
-        const started = performance.now();
-        try {
-          return await super.call(name, params, opts);
-        } finally {
-          this.timed(name, performance.now() - started);
-        }
-      }),
+      this.limiter.run(
+        async () => {
+          const started = performance.now();
+          try {
+            const result = await super.call(name, params, opts);
+            this.slow = !result.ok && result.error.kind === 'network';
+            return result;
+          } finally {
+            this.timed(name, performance.now() - started);
+          }
+        },
+        { slow: this.slow },
+      ),
     );
+    this.tail = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Runs `task` in this device's turn: no request of the fleet's goes to the device meanwhile. */
+  exclusive<T>(task: () => Promise<T>): Promise<T> {
+    const turn = this.tail.then(task);
     this.tail = turn.catch(() => undefined);
     return turn;
   }
@@ -111,7 +164,7 @@ const perSection = <T>(value: T): Record<SectionName, T> => ({ ntp: value, gnss:
 export class Fleet {
   readonly devices: readonly FleetDevice[];
   readonly limiter: Limiter;
-  private readonly clients: DeviceClient[] = [];
+  private readonly clients: FleetClient[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly unsubscribe: (() => void)[] = [];
   private readonly spreadMs: number;
@@ -162,6 +215,15 @@ export class Fleet {
     for (const off of this.unsubscribe.splice(0)) off();
     for (const d of this.devices) d.poller.stop();
     for (const c of this.clients) c.destroy();
+  }
+
+  /**
+   * Runs `task` (another client's requests to the device at `url`, a /probe) in that device's
+   * turn, so the device never has two requests in flight; a URL outside the fleet runs at once.
+   */
+  exclusive<T>(url: string, task: () => Promise<T>): Promise<T> {
+    const client = this.clients.find((c) => c.baseUrl === url);
+    return client ? client.exclusive(task) : task();
   }
 
   /** The verdict of the shared rule table, once every operation of the device has a result. */

@@ -13,6 +13,7 @@
 import { DeviceClient } from '../api/client.js';
 import { UsageError, type CommonFlags, type Config } from '../config.js';
 import { resolveTarget } from '../config-file.js';
+import { idKey, uniqueKeys } from '../model/keys.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { formatOffset } from '../model/units.js';
 import { pollOnce } from '../monitor/once.js';
@@ -125,21 +126,26 @@ export function perfdata(snapshot: Snapshot, limits: CheckLimits): Perf[] {
   }
   if (snapshot.ptp.ok) {
     const { warn, crit } = ptpRanges(limits);
-    for (const p of snapshot.ptp.data.ports) {
+    const ports = snapshot.ptp.data.ports;
+    const keys = uniqueKeys(ports.map((p, i) => idKey(p.id, i)));
+    ports.forEach((p, i) => {
       out.push({
-        label: `ptp_port${p.id}_offset`,
+        label: `ptp_port${keys[i]}_offset`,
         value: p.ok && p.offsetFromMasterNs !== null ? p.offsetFromMasterNs / NS_PER_S : null,
         uom: 's',
         warn: formatRange(warn),
         crit: formatRange(crit),
       });
-    }
+    });
   }
   if (snapshot.gnss.ok) {
-    snapshot.gnss.data.receivers.forEach((r, i) => {
+    // Receiver ids come from the device: only small whole numbers become label parts.
+    const receivers = snapshot.gnss.data.receivers;
+    const keys = uniqueKeys(receivers.map((r, i) => idKey(r.id, i)));
+    receivers.forEach((r, i) => {
       // --min-sats applies to working receivers only (a standby one tracks none), as in the rule.
       const warn = r.status === 'working' ? `${t.minSats}:` : '';
-      out.push({ label: `gnss_rx${r.id ?? i}_satellites`, value: r.satellitesTotal, warn, min: 0 });
+      out.push({ label: `gnss_rx${keys[i]}_satellites`, value: r.satellitesTotal, warn, min: 0 });
     });
   }
   return out;

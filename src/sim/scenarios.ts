@@ -454,6 +454,17 @@ export const scenarios = {
       },
     ],
   },
+  'label-clash': {
+    summary: 'names that would clash as labels: two NTP sources called GPS, a name with quotes, a backslash and a newline, GNSS receiver ids 1e21, 0.5 and 0 twice',
+    ntp: [
+      gpsRefclock,
+      { ...lanServer, nameIp: 'GPS' },
+      { ...poolServer, nameIp: 'x"} 1\nsynctop_up{device="evil"} 0\n\\' },
+    ],
+    gnss: [workingReceiver, { ...standbyReceiver, id: 1e21 }, { ...standbyReceiver, id: 0.5 }, { ...standbyReceiver, id: 0 }],
+    alarm: healthyAlarm,
+    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3)],
+  },
   many: {
     summary: 'a large device for benchmarks: 10 NTP sources, 2 receivers, 8 PTP slave ports',
     ntp: manySources(),

@@ -38,6 +38,8 @@ export interface SimStats {
   connections: number;
   maxInFlight: Record<OperationName, number>;
   inFlight: Record<OperationName, number>;
+  /** The most requests of any operations in flight at once: 1 when clients keep to one at a time. */
+  maxInFlightAll: number;
 }
 
 export interface Simulator {
@@ -128,7 +130,7 @@ export async function startSimulator(opts: SimOptions = {}): Promise<Simulator> 
 class SimulatedDevice implements Simulator {
   url = '';
   port: number;
-  readonly stats: SimStats = { requests: perOperation(), connections: 0, maxInFlight: perOperation(), inFlight: perOperation() };
+  readonly stats: SimStats = { requests: perOperation(), connections: 0, maxInFlight: perOperation(), inFlight: perOperation(), maxInFlightAll: 0 };
 
   private readonly host: string;
   private readonly token: string | undefined;
@@ -287,6 +289,8 @@ class SimulatedDevice implements Simulator {
     this.stats.requests[op]++;
     const now = ++this.stats.inFlight[op];
     if (now > this.stats.maxInFlight[op]) this.stats.maxInFlight[op] = now;
+    const all = Object.values(this.stats.inFlight).reduce((a, b) => a + b, 0);
+    if (all > this.stats.maxInFlightAll) this.stats.maxInFlightAll = all;
     res.once('close', () => {
       this.stats.inFlight[op]--;
     });

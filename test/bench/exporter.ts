@@ -151,17 +151,23 @@ export async function benchExporter(opts: ExporterBenchOptions = {}): Promise<Ex
     }
   } finally {
     child.send('close');
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill('SIGKILL');
-        resolve();
-      }, 5000);
-      child.once('exit', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-    });
+    await exited(child);
   }
+}
+
+/** Resolves when the child has exited; one that has not after `ms` is killed. */
+export function exited(child: ChildProcess, ms = 5000): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      resolve();
+    }, ms);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
 }
 
 const [, , first, second, third] = process.argv;

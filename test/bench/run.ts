@@ -13,6 +13,11 @@
  *                  what the line-diff writer sends, at 100x30 and 200x60
  *   render time    Ink's onRender renderTime for the `many` scenario at 200x60
  *   exporter       test/bench/exporter.ts benchExporter (500 devices, 10 s), when present
+ *   probe          test/bench/probe.ts: /probe for 500 devices every 10 s, one exporter process,
+ *                  then two behind round-robin (latency as the scraper sees it, CPU, RSS)
+ *
+ * One part alone: `npm run bench -- --only probe` (or BENCH_ONLY=probe; also bytes, render,
+ * startup, steady).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
@@ -390,6 +395,38 @@ async function exporter(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// /probe: the multi-target pattern
+// ---------------------------------------------------------------------------------------------
+
+async function probeBench(): Promise<void> {
+  const { benchProbe } = await import('./probe.js');
+  for (const exporters of [1, 2]) {
+    progress(`probe: 500 devices every 10 s, ${exporters} exporter process${exporters === 1 ? '' : 'es'}`);
+    const r = await benchProbe({ devices: 500, exporters, intervalMs: 10_000, windowMs: 20_000 });
+    const who = `${r.exporters} exporter${r.exporters === 1 ? '' : 's'}${r.exporters > 1 ? ' round-robin' : ''}`;
+    rows.push({
+      figure: `probe: ${r.devices} devices / ${r.intervalMs / 1000} s, ${who} (window ${r.windowMs / 1000} s)`,
+      value: `p50 ${fmt(r.p50Ms, 1)} ms`,
+      floor: `p99 ${fmt(r.p99Ms, 1)} ms, max ${fmt(r.maxMs, 1)} ms`,
+      goal: 'p99 < 1 s, none failed',
+      met: r.p99Ms < 1000 && r.failed === 0,
+    });
+    rows.push({
+      figure: `  ${who}: probes/s answered, failed`,
+      value: `${fmt(r.probesPerSecond, 1)}/s`,
+      floor: `${r.probes} probes, ${r.failed} failed`,
+    });
+    rows.push({
+      figure: `  ${who}: CPU of one core, RSS (per process)`,
+      value: r.cpuPercent.map((c) => `${fmt(c, 1)}%`).join(' + '),
+      floor: r.rssMb.map((m) => `${fmt(m)} MB`).join(' + '),
+      goal: '< 50% of a core each',
+      met: r.cpuPercent.every((c) => c < 50),
+    });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 
 function printTable(): void {
   const header: Row = { figure: 'figure', value: 'measured', floor: 'floor / beside it', ratio: 'ratio', goal: 'goal', met: undefined };
@@ -405,10 +442,12 @@ function printTable(): void {
 
 async function main(): Promise<void> {
   if (!existsSync(BIN)) throw new Error(`${BIN} is missing: npm run build first`);
-  // BENCH_ONLY=bytes|render|startup|steady: one part, while working on it.
-  const only = process.env.BENCH_ONLY;
+  // --only / BENCH_ONLY=bytes|render|startup|steady|probe: one part, while working on it.
+  const flagAt = process.argv.indexOf('--only');
+  const only = flagAt > 0 ? process.argv[flagAt + 1] : process.env.BENCH_ONLY;
   if (only) {
-    if (only === 'bytes') {
+    if (only === 'probe') await probeBench();
+    else if (only === 'bytes') {
       await bytesPerUpdate(100, 30);
       await bytesPerUpdate(200, 60);
     } else if (only === 'render') await renderTime();
@@ -419,7 +458,7 @@ async function main(): Promise<void> {
     } else if (only === 'steady') {
       const [one, two] = await Promise.all([steady(1, true), steady(2, false), idleInkFloor().then((f) => (inkFloor = f))]);
       steadyRows(one, two);
-    }
+    } else throw new Error(`--only takes bytes, render, startup, steady or probe (got ${only})`);
     printTable();
     return;
   }
@@ -442,6 +481,7 @@ async function main(): Promise<void> {
   const [one, two] = await steadyRuns;
   steadyRows(one, two);
   await exporter();
+  await probeBench();
   const total = (performance.now() - benchStarted) / 1000;
   rows.push({ figure: 'whole bench', value: `${fmt(total)} s`, goal: '< 300 s', met: total < 300 });
   printTable();

@@ -4,21 +4,12 @@
  * with their source, a stalled device that never delays a scrape, no secret in the output.
  */
 import parsePrometheusTextFormat, { type ParsedFamily } from 'parse-prometheus-text-format';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startExporter, type Exporter, type ExporterOptions } from '../../src/export/exporter.js';
 import { metricDefs } from '../../src/export/metrics.js';
-import { startSimulator, type SimOptions, type Simulator } from '../../src/sim/server.js';
+import type { Simulator } from '../../src/sim/server.js';
+import { cleanups, sims } from './simulators.js';
 
-const cleanups: (() => Promise<void>)[] = [];
-afterEach(async () => {
-  for (const c of cleanups.splice(0).reverse()) await c();
-});
-
-async function sims(...opts: SimOptions[]): Promise<Simulator[]> {
-  const started = await Promise.all(opts.map((o) => startSimulator({ scenario: 'healthy', ...o })));
-  for (const s of started) cleanups.push(() => s.close());
-  return started;
-}
 
 async function exporter(devices: Simulator[] | string[], over: Partial<ExporterOptions> = {}, timeoutMs = 400): Promise<Exporter> {
   const urls = devices.map((d) => (typeof d === 'string' ? d : d.url));
@@ -76,8 +67,10 @@ describe('exporter', () => {
     const { families, type, text } = await scrape(e);
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
 
-    // Every family is a gauge from the table, with the table's help text and no other labels.
+    // Every device family is a gauge from the table, with the table's labels and no others; the
+    // rest are the exporter's own (process and synctop_exporter_*).
     for (const [name, family] of families) {
+      if (!name.startsWith('synctop_') || name.startsWith('synctop_exporter_')) continue;
       const def = metricDefs[name as keyof typeof metricDefs];
       expect(def, `${name} is in the table`).toBeDefined();
       expect(family.type).toBe('GAUGE');

@@ -35,6 +35,16 @@ describe('deviceSamples', () => {
     expect(found?.value).toBeCloseTo(value, 15);
   });
 
+  it('device-chosen names and ids become unique, bounded label values', () => {
+    const snap = healthy();
+    if (snap.ntp.ok) snap.ntp.data.sources = [source({ name: 'GPS' }), source({ name: 'GPS' }), source({ name: 'x'.repeat(5000) })];
+    if (snap.gnss.ok) snap.gnss.data.receivers = [receiver({ id: 0 }), receiver({ id: 1e21 }), receiver({ id: 0.5 }), receiver({ id: 0 })];
+    const v = view(snap);
+    // Before, the two GPS sources were one series (the last won) and the ids were label text as sent.
+    expect(pick(v, 'synctop_ntp_source_stratum').map((s) => s.labels.source)).toEqual(['GPS', 'GPS#2', `${'x'.repeat(127)}…`]);
+    expect(pick(v, 'synctop_gnss_pps_valid').map((s) => s.labels.receiver)).toEqual(['0', '1', '2', '0#2']);
+  });
+
   it('a value the device did not send is no sample, never 0', () => {
     const snap = healthy();
     if (snap.ntp.ok) snap.ntp.data.sources = [source({ name: 'n', offsetNs: null, stratum: null, reachCount: null })];

@@ -212,6 +212,16 @@ describe('runCheck against the simulated device', () => {
     expect(out.line).not.toContain('Demo-Smtp-Pa55');
   });
 
+  it('receiver ids the device chooses become label parts only as small whole numbers, each label once', async () => {
+    // Receivers with ids 0, 1e21, 0.5 and 0 again: 1e21 and 0.5 stand for their position (1, 2),
+    // the second 0 gets "#2"; before, the labels read gnss_rx1e+21 and gnss_rx0 twice.
+    const device = await sim({ scenario: 'label-clash' });
+    const out = await check([device.url]);
+    const labels = splitLine(out.line).perf.map((p) => p.split('=')[0]);
+    expect(labels.filter((l) => l?.startsWith('gnss_'))).toEqual(['gnss_rx0_satellites', 'gnss_rx1_satellites', 'gnss_rx2_satellites', 'gnss_rx0#2_satellites']);
+    expect(new Set(labels).size).toBe(labels.length);
+  });
+
   it('ptp-acquiring early in its timeline -> port 0 LOST is CRITICAL', async () => {
     const device = await sim({ scenario: 'ptp-acquiring' });
     const out = await check([device.url]);
