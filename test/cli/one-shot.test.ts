@@ -59,6 +59,24 @@ describe('synctop URL --json', () => {
     },
   );
 
+  it('carries the health verdict and its findings, as check reads them; the schema publishes it', async () => {
+    const url = await sim('--scenario', 'gnss-antenna-open');
+    const { stdout } = await synctop([url, '--json']);
+    const snap = JSON.parse(stdout) as { health: { severity: string; findings: { rule: string; severity: string; section: string; message: string }[] } };
+    expect(validate(snap)).toBe(true);
+    expect(snap.health.severity).toBe('critical');
+    expect(snap.health.findings[0]).toMatchObject({ rule: 'gnss-antenna', severity: 'critical', section: 'gnss' });
+    expect(snap.health.findings[0]!.message).toMatch(/^GNSS receiver 0 antenna open/);
+    const check = await synctop(['check', url]);
+    for (const f of snap.health.findings) expect(check.stdout).toContain(f.message);
+    const schema = JSON.parse((await synctop(['--json-schema'])).stdout) as { properties: Record<string, unknown>; required: string[] };
+    expect(schema.properties.health).toBeDefined();
+    expect(schema.required).not.toContain('health');
+    // A healthy device: OK, no findings.
+    const healthy = JSON.parse((await synctop([await sim('--scenario', 'healthy'), '--json'])).stdout) as { health: unknown };
+    expect(healthy.health).toEqual({ severity: 'ok', findings: [] });
+  });
+
   it('a device without GNSS: exit 0, the section carries the device error', async () => {
     const url = await sim('--scenario', 'no-gnss');
     const { code, stdout } = await synctop([url, '--json']);
