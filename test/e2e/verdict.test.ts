@@ -55,6 +55,13 @@ describe('the verdict in the header, in tmux', () => {
     expect(rows(t.capture())[1]).toMatch(/NTP stale \d+s · GNSS stale \d+s · PTP stale \d+s/);
     // The verdict stays CRITICAL: the antenna finding is kept while the device cannot be read.
     expect(rows(t.capture())[1]).toMatch(/^! CRITICAL/);
+    // f lists it: critical, GNSS, already so at start (≥), resting on data that cannot be read now.
+    t.keys('f');
+    const list = await t.waitFor((s) => /findings\s+\(Esc or f closes\)/.test(s) && /antenna open/.test(s), 'the findings list');
+    expect(list).toMatch(/CRITICAL\s+GNSS\s+≥ \d+s\s+GNSS receiver 0 antenna open/);
+    expect(list).toMatch(/stale/);
+    t.keys('f');
+    await t.waitFor((s) => !/Esc or f closes/.test(s), 'the list closed');
 
     // Wait until the next retry is seconds away, then bring the device back on the same port.
     const waiting = await t.waitFor((s) => /retrying in (\d+)s/.test(s) && Number(/retrying in (\d+)s/.exec(s)![1]) >= 4, 'a retry 4s or more away', 20_000);
@@ -69,8 +76,6 @@ describe('the verdict in the header, in tmux', () => {
     await t.waitFor((s) => /^\* OK/m.test(s), 'OK again');
     expect(rows(t.capture(true))[0]).toMatch(/\x1b\[(?:[0-9;]*;)?32m[^\x1b]*● LIVE/);
 
-    t.keys('f');
-    await t.waitFor((s) => /findings\s+\(Esc or f closes\)/.test(s), 'the findings list');
     t.keys('q');
     await t.waitFor((s) => /\[exit 0\]/.test(s), 'exit');
   }, 60_000);

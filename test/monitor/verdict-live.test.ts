@@ -9,6 +9,11 @@ import { DeviceClient } from '../../src/api/client.js';
 import { Fleet } from '../../src/monitor/fleet.js';
 import { Poller, type PollerOptions } from '../../src/monitor/poller.js';
 import { startSimulator, type SimOptions, type Simulator } from '../../src/sim/server.js';
+import { stateKey } from '../../src/monitor/events.js';
+import { liveMark } from '../../src/view/header.js';
+import { unicodeGlyphs } from '../../src/view/theme.js';
+import { timeInState } from '../../src/view/time.js';
+import { verdictParts } from '../../src/view/verdict.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -81,6 +86,10 @@ describe('the verdict over real HTTP', () => {
     const antenna = v.findings.find((f) => /antenna open/.test(f.message));
     expect(antenna?.staleDataAt).toBe(d.poller.getState().gnss.receivedAt);
     expect(v.findings.some((f) => /GNSS cannot be read/.test(f.message) && f.staleDataAt === undefined)).toBe(true);
+    // The header: the GNSS part says it is stale, red as its finding; LIVE is red too.
+    const gnssPart = verdictParts(d.poller.getState(), '·', Date.now()).find((c) => c.text.startsWith('GNSS'));
+    expect(gnssPart).toMatchObject({ text: expect.stringMatching(/^GNSS stale \d+s$/), token: 'bad' });
+    expect(liveMark(d.poller.getState(), unicodeGlyphs).token).toBe('bad');
     sim.setFault('gnss', null);
     await until(() => d.poller.getState().gnss.error === null, 'GNSS back');
     expect(d.poller.getState().verdict.findings.every((f) => f.staleDataAt === undefined)).toBe(true);
@@ -96,6 +105,17 @@ describe('the verdict over real HTTP', () => {
     const since = first.since;
     await sleep(500);
     expect(poller.getState().verdict.findings[0]!.since).toBe(since);
+  });
+
+  it('time in state is a lower bound ("≥") until a change has been seen', async () => {
+    const sim = await device({ scenario: 'ptp-acquiring', timeScale: 10 });
+    const poller = poll(sim.url);
+    const port0 = () => poller.getState().stateClock.get(stateKey.ptp(0));
+    await until(() => port0() !== undefined, 'port 0 seen');
+    const first = port0()!.state;
+    expect(timeInState(poller.getState().stateClock, stateKey.ptp(0), Date.now())).toMatch(/^≥ \d+s$/);
+    await until(() => port0()!.state !== first, 'port 0 changing state');
+    expect(timeInState(poller.getState().stateClock, stateKey.ptp(0), Date.now())).toMatch(/^\d+s$/);
   });
 
   it('changes during an outage become events when the device answers again', async () => {
