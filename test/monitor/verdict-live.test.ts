@@ -14,6 +14,7 @@ import { liveMark } from '../../src/view/header.js';
 import { unicodeGlyphs } from '../../src/view/theme.js';
 import { timeInState } from '../../src/view/time.js';
 import { verdictParts } from '../../src/view/verdict.js';
+import { sleep, until } from '../wait.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -35,16 +36,6 @@ function poll(url: string, opts: Partial<PollerOptions> = {}): Poller {
   });
   poller.start();
   return poller;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(predicate: () => boolean, what: string, ms = 8000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!predicate()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 const messages = (p: Poller) => p.getState().events.newestFirst().map((e) => e.message);
