@@ -173,7 +173,7 @@ async function main(): Promise<void> {
     const snapshot = await pollOnce(client, config);
     if (flags.json) {
       const { snapshotJson } = await import('./report/json.js');
-      process.stdout.write(snapshotJson(snapshot));
+      process.stdout.write(snapshotJson(snapshot, config.thresholds));
     } else {
       const { textReport } = await import('./report/text.js');
       const color = config.color && process.stdout.isTTY === true;
@@ -204,6 +204,7 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
     });
     // A recording is of one device: switching away ends it.
     const recorder = record && config.record ? startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }) : undefined;
+    if (recorder) poller.store.update({ recording: true });
     return {
       poller,
       close: () => {

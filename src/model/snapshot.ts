@@ -113,6 +113,21 @@ function section<T extends z.ZodType>(data: T) {
   ]);
 }
 
+export const findingSchema = z.object({
+  rule: z.string().describe('the rule of the health rule table (README: the health verdict)'),
+  severity: z.enum(['warning', 'critical']),
+  section: z.enum(['ntp', 'gnss', 'ptp', 'alarm', 'device']),
+  message: z.string(),
+  since: z.string().optional().describe('ISO-8601: first seen (live monitor and screendumps only)'),
+  sinceAtLeast: z.boolean().optional().describe('already there when first seen (at start, or after a gap): since is a lower bound'),
+  staleDataAt: z.string().optional().describe('ISO-8601: the finding rests on data from then, which cannot be read now'),
+});
+
+export const healthSchema = z.object({
+  severity: z.enum(['ok', 'warning', 'critical']),
+  findings: z.array(findingSchema).describe('worst first'),
+});
+
 export const snapshotSchema = z.object({
   schema: z.literal(SNAPSHOT_SCHEMA_ID),
   device: z.string(),
@@ -121,10 +136,12 @@ export const snapshotSchema = z.object({
   gnss: section(gnssDataSchema),
   ptp: section(ptpDataSchema),
   alarm: section(alarmDataSchema),
+  health: healthSchema.optional().describe('the health verdict of the rule table (the same as check and the live header)'),
 });
 
 export type Snapshot = z.infer<typeof snapshotSchema>;
 export type SnapshotError = z.infer<typeof apiErrorSchema>;
+export type HealthJson = z.infer<typeof healthSchema>;
 export type NtpData = z.infer<typeof ntpDataSchema>;
 export type NtpSource = z.infer<typeof ntpSourceSchema>;
 export type GnssData = z.infer<typeof gnssDataSchema>;

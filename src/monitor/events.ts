@@ -3,7 +3,7 @@
  * previous one. Each event has a time and a severity; the log is a bounded ring, so a monitor
  * left open for a week holds the same memory as after an hour.
  */
-import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
+import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot, SnapshotError } from '../model/snapshot.js';
 import { defaultThresholds, ptpStateSeverity, type Thresholds } from './health.js';
 import { lookupTable } from '../model/lookup.js';
 
@@ -105,7 +105,15 @@ export const diffs: Diff[] = [
       if (ba !== null && bb !== null && ba !== bb) out.push({ severity: bandSeverity[bb]!, section: 'ptp', message: `${port} offset ${bandWord[bb]}${bb === 0 ? ' thresholds' : ''} (${b.offsetFromMasterNs} ns)` });
       return out;
     }),
-  // Reachability and permissions, per operation
+  // PTP ports that discovery adds or drops
+  (p, n) => ptpPortsFoundOrGone(p, n),
+];
+
+/**
+ * Failures and recoveries, per operation and per PTP port: always against the snapshot just
+ * before (the content diffs above may compare with older, last known data).
+ */
+export const transitionDiffs: Diff[] = [
   (p, n) =>
     (['ntp', 'gnss', 'ptp', 'alarm'] as const).flatMap((name): Ev[] => {
       const a = p[name];
@@ -117,14 +125,46 @@ export const diffs: Diff[] = [
       const what = b.error.kind === 'network' ? 'unreachable' : b.error.kind === 'auth' ? 'refused' : 'failing';
       return [{ severity: b.error.kind === 'network' ? ('critical' as const) : ('warning' as const), section: name, message: `${name.toUpperCase()} ${what}: ${b.error.message}` }];
     }),
+  (p, n) => ptpPortErrors(p, n),
 ];
+
+/** A port that rediscovery finds, or drops (unless it was already reported failing). */
+function ptpPortsFoundOrGone(p: Snapshot, n: Snapshot): Ev[] {
+  if (!p.ptp.ok || !n.ptp.ok) return [];
+  const before = new Map(p.ptp.data.ports.map((x) => [x.id, x]));
+  const after = new Set(n.ptp.data.ports.map((x) => x.id));
+  const found = [...after].filter((id) => !before.has(id)).map((id): Ev => ({ severity: 'info', section: 'ptp', message: `PTP port ${id} found` }));
+  const gone = [...before.values()]
+    .filter((x) => !after.has(x.id) && x.ok)
+    .map((x): Ev => ({ severity: 'warning', section: 'ptp', message: `PTP port ${x.id} gone (no longer a slave port)` }));
+  return [...found, ...gone];
+}
+
+/** A port that stops answering (40004: no longer a slave port) or fails on its own, and back. */
+function ptpPortErrors(p: Snapshot, n: Snapshot): Ev[] {
+  if (!p.ptp.ok || !n.ptp.ok) return [];
+  const before = new Map(p.ptp.data.ports.map((x) => [x.id, x]));
+  return n.ptp.data.ports.flatMap((port): Ev[] => {
+    const was = before.get(port.id);
+    if (!was || was.ok === port.ok) return [];
+    if (port.ok) return [{ severity: 'ok', section: 'ptp', message: `PTP port ${port.id} answers again` }];
+    return port.error ? [{ severity: 'warning', section: 'ptp', message: `PTP port ${port.id} ${portErrorWords(port.error)}` }] : [];
+  });
+}
+
+const portErrorWords = (e: SnapshotError) => (e.kind === 'device' && e.code === '40004' ? 'gone (not found: 40004)' : `cannot be read: ${e.message}`);
 
 function severityOfPtpState(state: string | null): EventSeverity {
   return ptpStateSeverity[state ?? 'UNKNOWN'] ?? 'warning';
 }
 
-export function diffSnapshots(prev: Snapshot, next: Snapshot, at: number, t: Thresholds = defaultThresholds): MonitorEvent[] {
-  return diffs.flatMap((d) => d(prev, next, t).map((e) => ({ ...e, at })));
+/**
+ * The events between two snapshots. `contentBase` is what the contents are compared with: after
+ * an outage or a section's failure, the last data known before it (so a port that went LOST ->
+ * STABLE while the device could not be read still gives its event), as pause/resume does.
+ */
+export function diffSnapshots(prev: Snapshot, next: Snapshot, at: number, t: Thresholds = defaultThresholds, contentBase: Snapshot = prev): MonitorEvent[] {
+  return [...diffs.flatMap((d) => d(contentBase, next, t)), ...transitionDiffs.flatMap((d) => d(prev, next, t))].map((e) => ({ ...e, at }));
 }
 
 /** A bounded event log, newest last. */
@@ -150,12 +190,22 @@ export class EventLog {
   }
 }
 
+export interface InState {
+  state: string;
+  /** Epoch ms of the first poll that saw this state. */
+  since: number;
+  /** The state began before `since` (already so at start, or changed unseen during a gap). */
+  atLeast?: true;
+}
+
 /**
  * Time in state: for every source, receiver and port, since when it has been in its current
  * state, counted from the first poll that saw it so.
  */
 export class StateClock {
-  private readonly since = new Map<string, { state: string; since: number }>();
+  private readonly since = new Map<string, InState>();
+  /** Sections that answered at the previous observation: a change seen after a gap is dated late. */
+  private answered = new Set<SectionName>();
 
   observe(snapshot: Snapshot, at: number): void {
     const seen = new Set<string>();
@@ -163,7 +213,11 @@ export class StateClock {
       if (state === null) return;
       seen.add(key);
       const cur = this.since.get(key);
-      if (!cur || cur.state !== state) this.since.set(key, { state, since: at });
+      if (cur && cur.state === state) return;
+      // First seen (at start, or a new item), or changed while its section could not be read:
+      // the state began before `at`, so the time in it is a lower bound.
+      const exact = cur !== undefined && this.answered.has(key.split(':')[0] as SectionName);
+      this.since.set(key, exact ? { state, since: at } : { state, since: at, atLeast: true });
     };
     for (const s of ntpSources(snapshot)) mark(stateKey.ntp(s.name), s.state);
     for (const r of receivers(snapshot)) mark(stateKey.gnss(r.id), r.status);
@@ -173,10 +227,11 @@ export class StateClock {
       const section = key.split(':')[0] as SectionName;
       if (snapshot[section].ok && !seen.has(key)) this.since.delete(key);
     }
+    this.answered = new Set((['ntp', 'gnss', 'ptp'] as const).filter((n) => snapshot[n].ok));
   }
 
   /** Epoch ms since when `key` has been in its current state. */
-  get(key: string): { state: string; since: number } | undefined {
+  get(key: string): InState | undefined {
     return this.since.get(key);
   }
 }

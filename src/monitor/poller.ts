@@ -19,6 +19,7 @@ import {
   AUTO_PORT_IDS,
   discoveredIds,
   discoveryComplete,
+  isNotFound,
   pollPorts,
   ptpSectionResult,
   type PtpPortSelection,
@@ -70,6 +71,10 @@ export class Poller implements MonitorController {
   private probe: SectionName | null = null;
   private ptpIds: number[] | null;
   private discoveredAt = 0;
+  /** Ask every port id again at the next PTP poll (auto discovery only): after an outage, a port failing. */
+  private rediscoverSoon = false;
+  /** Ports whose latest answer was an error: a port that starts failing triggers rediscovery once. */
+  private failingPorts = new Set<number>();
 
   constructor(
     private readonly client: DeviceClient,
@@ -128,7 +133,7 @@ export class Poller implements MonitorController {
   }
 
   snapshot(): Snapshot {
-    return this.store.snapshot(this.clock());
+    return this.store.snapshotWithHealth(this.clock());
   }
 
   // --- scheduling ---
@@ -184,13 +189,19 @@ export class Poller implements MonitorController {
       if (!raw.ok) return raw;
       return { ok: true, data: this.normalize(name, raw.data) };
     }
-    const discovering = this.ptpIds === null || (this.opts.ptpPorts === 'auto' && this.clock() - this.discoveredAt > this.opts.rediscoverMs);
+    const auto = this.opts.ptpPorts === 'auto';
+    const discovering = this.ptpIds === null || (auto && (this.rediscoverSoon || this.clock() - this.discoveredAt > this.opts.rediscoverMs));
     const ids = discovering ? AUTO_PORT_IDS : (this.ptpIds ?? []);
     const results = await pollPorts((id) => this.client.call('ptp', { id }), ids);
     if (discovering && discoveryComplete(results)) {
       this.ptpIds = discoveredIds(results);
       this.discoveredAt = this.clock();
+      this.rediscoverSoon = false;
     }
+    // A port that starts failing may have gone (or the device renumbered its ports): look again.
+    const failing = new Set(results.filter((p) => !p.result.ok && !(discovering && isNotFound(p.result))).map((p) => p.id));
+    if (auto && !discovering && [...failing].some((id) => !this.failingPorts.has(id))) this.rediscoverSoon = true;
+    this.failingPorts = failing;
     const section = ptpSectionResult(results, discovering);
     if (!section.ok) return section;
     return { ok: true, data: normalizePtp(section.data) };
@@ -224,11 +235,13 @@ export class Poller implements MonitorController {
         const delay = this.nextDelay(name) ?? this.opts.intervalMs;
         unreachable = { since: this.getState().unreachable?.since ?? now, retryAt: now + delay, reason: section.ok ? '' : section.error.message };
       }
-    } else if (this.probe !== null) {
-      // The device answers again: everyone polls now.
+    } else if (this.probe !== null || this.getState().unreachable !== null) {
+      // The device answers again, whoever asked (the probe, or `r` after pollNow dropped the
+      // probe): the outage is over, everyone polls now, and PTP ports are looked for afresh.
       this.probe = null;
       this.failures = 0;
       unreachable = null;
+      if (this.opts.ptpPorts === 'auto') this.rediscoverSoon = true;
       for (const other of sectionNames) if (other !== name) this.runSoon(other, 0);
     }
     this.store.apply(name, section, now, unreachable);

@@ -5,8 +5,9 @@
  */
 import type { AlarmData, GnssData, NtpData, PtpData, SectionName, Snapshot, SnapshotError } from '../model/snapshot.js';
 import { EventLog, StateClock } from './events.js';
-import { defaultThresholds, type Thresholds, type Verdict } from './health.js';
+import { defaultThresholds, type Thresholds } from './health.js';
 import { HistoryStore } from './history.js';
+import type { LiveVerdict } from './verdict-memory.js';
 
 export interface SectionState<T> {
   /** Last good data; kept when later polls fail, so nothing the technician knew is hidden. */
@@ -49,8 +50,10 @@ export interface MonitorState {
   events: EventLog;
   /** Since when each source/receiver/port has been in its current state. */
   stateClock: StateClock;
-  /** The health verdict of the latest complete snapshot. */
-  verdict: Verdict;
+  /** The health verdict of the latest complete snapshot, last known findings kept (stale). */
+  verdict: LiveVerdict;
+  /** --record is writing this session to a file (the header says REC). */
+  recording: boolean;
   thresholds: Thresholds;
   /** Set while a recording is played back instead of a device polled. */
   replay: ReplayPosition | null;
@@ -90,6 +93,7 @@ export function initialState(device: string, intervalMs: number, thresholds: Thr
     events: new EventLog(),
     stateClock: new StateClock(),
     verdict: { severity: 'ok', findings: [] },
+    recording: false,
     thresholds,
     replay: null,
     version: 0,

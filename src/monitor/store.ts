@@ -13,9 +13,10 @@ import {
   type Snapshot,
 } from '../model/snapshot.js';
 import { diffSnapshots } from './events.js';
-import { evaluateHealth, type Thresholds } from './health.js';
+import type { Thresholds } from './health.js';
 import { seriesKey, type HistoryStore } from './history.js';
 import { initialState, type MonitorState, type Reachability, type SectionState } from './state.js';
+import { findingsAtStart, healthJson, VerdictMemory } from './verdict-memory.js';
 
 export type ResultListener = (name: SectionName, result: Section<unknown>, at: number, unreachable: Reachability | null | undefined) => void;
 
@@ -29,6 +30,10 @@ export class MonitorStore {
   /** The last snapshot in which every section had a result: the base of the next diff. */
   private previous: Snapshot | null = null;
   private readonly resultListeners = new Set<ResultListener>();
+  /** Last known data and first-seen times behind the verdict (and the diff base after a gap). */
+  readonly verdictMemory = new VerdictMemory();
+  /** Results applied since the last commit: told to the memory after the diff used its base. */
+  private arrivals: [SectionName, Section<unknown>][] = [];
 
   constructor(
     readonly device: string,
@@ -84,6 +89,7 @@ export class MonitorStore {
       next = { ...prev, error: result.error, errorSince: prev.error ? prev.errorSince : at, attemptedAt: at };
     }
     this.latest[name] = result;
+    this.arrivals.push([name, result]);
     const patch: Partial<MonitorState> = { [name]: next };
     if (result.ok || result.error.kind !== 'network') patch.lastUpdateAt = at;
     return patch;
@@ -91,14 +97,25 @@ export class MonitorStore {
 
   /** Derives events, time in state and the verdict once every section has a result. */
   private commit(patch: Partial<MonitorState>, at: number): void {
-    if (sectionNames.every((n) => this.latest[n] !== null)) {
+    const complete = sectionNames.every((n) => this.latest[n] !== null);
+    // Contents compare with the last data known before this result (what failed meanwhile included).
+    const base = complete && this.previous ? this.verdictMemory.known(this.previous).snapshot : null;
+    for (const [name, result] of this.arrivals.splice(0)) this.verdictMemory.arrived(name, result, at);
+    if (complete) {
       const snap = this.snapshot(at);
-      if (this.previous) this.state.events.add(diffSnapshots(this.previous, snap, at, this.state.thresholds));
+      const t = this.state.thresholds;
+      if (this.previous && base) this.state.events.add(diffSnapshots(this.previous, snap, at, t, base));
       this.state.stateClock.observe(snap, at);
-      patch.verdict = evaluateHealth(snap, this.state.thresholds);
+      patch.verdict = this.verdictMemory.evaluate(snap, at, t);
+      if (!this.previous) this.state.events.add(findingsAtStart(patch.verdict, at));
       this.previous = snap;
     }
     this.update(patch);
+  }
+
+  /** The latest results with the live verdict (screendumps): findings with since and staleness. */
+  snapshotWithHealth(at: number = Date.now()): Snapshot {
+    return { ...this.snapshot(at), health: healthJson(this.state.verdict) };
   }
 
   /** The latest result of every section, in the snapshot contract. */

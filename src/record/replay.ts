@@ -111,7 +111,7 @@ export class ReplayController implements MonitorController {
 
   pollNow = (): void => undefined;
 
-  snapshot = (): Snapshot => this.store.snapshot(this.currentAt());
+  snapshot = (): Snapshot => this.store.snapshotWithHealth(this.currentAt());
 
   setPaused = (paused: boolean): void => {
     this.paused = paused;

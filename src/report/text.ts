@@ -17,7 +17,7 @@ import { ntpColumns, ntpSourceRow, ntpStatusLine } from '../view/ntp-source.js';
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../view/ptp-port.js';
 import { errorLine } from '../view/section.js';
 import { glyphsFor, palette, type Token } from '../view/theme.js';
-import { fitLine, lineWidth, padText } from '../view/fit.js';
+import { fitLine, padText, wrapLine } from '../view/fit.js';
 import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../view/table-layout.js';
 
 export interface TextReportOptions {
@@ -111,27 +111,6 @@ function section<T>(sec: Section<T>, say: (line: Line) => void, body: (data: T) 
     return;
   }
   body(sec.data);
-}
-
-/** Word-wraps a styled line to `width`, continuation lines indented under the first word. */
-function wrapLine(line: Line, width: number): Line[] {
-  if (lineWidth(line) <= width) return [line];
-  const indent = ' '.repeat(Math.min(8, stringWidth(line[0]?.text ?? '')));
-  const lines: Line[] = [[]];
-  let used = 0;
-  for (const c of line) {
-    for (const word of c.text.split(/(?<= )/)) {
-      const w = stringWidth(word);
-      if (used + w > width && used > indent.length) {
-        lines.push([cell(indent)]);
-        used = indent.length;
-      }
-      // A single word wider than the line is still printed whole: never cut a sentence.
-      lines[lines.length - 1]!.push({ ...c, text: word });
-      used += w;
-    }
-  }
-  return lines;
 }
 
 function fields(list: Field[], indent: string): Line[] {

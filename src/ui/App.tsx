@@ -18,6 +18,7 @@ import { useTerminalSize } from './hooks/useTerminalSize.js';
 import { AlarmPane, alarmPaneWant } from './panes/AlarmPane.js';
 import { DevicesOverlay } from './panes/DevicesOverlay.js';
 import { EventsPane, eventsPaneWant } from './panes/EventsPane.js';
+import { FindingsOverlay } from './panes/FindingsOverlay.js';
 import { Footer } from './panes/Footer.js';
 import { GnssPane, gnssPaneWant } from './panes/GnssPane.js';
 import { Header } from './panes/Header.js';
@@ -63,6 +64,7 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
     ptpPorts: state.ptp.data?.ports.length ?? 0,
     events: state.events.length,
     devices: devices.length,
+    findings: state.verdict.findings.length,
   };
   useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump });
   useBell(state.verdict.severity, bell ?? false);
@@ -103,7 +105,7 @@ function paneWants(state: MonitorState, ui: UiState, size: Size, display: Displa
 /** Everything below the hooks: a pure function of state, UI state, size and time. */
 export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorState; ui: UiState; size: Size; now: number; devices?: readonly DeviceChoice[] }) {
   const display = useDisplay();
-  const header = headerLines(state, now, display);
+  const header = headerLines(state, now, { ...display, width: size.columns });
   const chrome = header.length + 1;
   const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneWants(state, ui, size, display, now));
   const width = plan.width;
@@ -116,6 +118,8 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
       <Box flexDirection="column" width={width} height={bodyHeight} overflow="hidden" flexShrink={0}>
         {ui.overlay === 'help' ? (
           <HelpOverlay width={width} height={bodyHeight} />
+        ) : ui.overlay === 'findings' ? (
+          <FindingsOverlay verdict={state.verdict} top={ui.findingsTop} width={width} height={bodyHeight} now={now} />
         ) : ui.overlay === 'devices' ? (
           <DevicesOverlay devices={devices} selected={ui.deviceRow} width={width} height={bodyHeight} />
         ) : (

@@ -6,6 +6,7 @@ import type { Key } from 'ink';
 import type { Glyphs } from '../view/theme.js';
 import type { Overlay, PaneId } from './ui-state.js';
 import { PANES } from './ui-state.js';
+import { FINDINGS_KEY } from '../view/header.js';
 
 export type KeySpec =
   | { char: string }
@@ -21,6 +22,7 @@ export type Command =
   | { type: 'pollNow' }
   | { type: 'togglePause' }
   | { type: 'toggleHelp' }
+  | { type: 'toggleFindings' }
   | { type: 'closeOverlay' }
   | { type: 'devices' }
   | { type: 'chooseDevice' }
@@ -68,6 +70,7 @@ export const bindings: readonly Binding[] = [
   { keys: [{ char: '[' }], command: { type: 'step', delta: -1 }, help: 'replay: step back' },
   { keys: [{ char: ']' }], command: { type: 'step', delta: 1 }, help: 'replay: step forward' },
   { keys: [{ char: 's' }], command: { type: 'screendump' }, help: 'screendump to a file' },
+  { keys: [{ char: FINDINGS_KEY }, { char: '!' }], command: { type: 'toggleFindings' }, help: 'list every finding (health)' },
   { keys: [{ char: '?' }], command: { type: 'toggleHelp' }, help: 'show / hide this help', footer: 'help', inHelp: true },
   { keys: [{ name: 'escape' }], command: { type: 'closeOverlay' }, help: 'close help / device list', inHelp: true, inDevices: true },
   { keys: [{ char: 'q' }, { ctrl: 'c' }], command: { type: 'quit' }, help: 'quit', footer: 'quit', inHelp: true, inDevices: true },

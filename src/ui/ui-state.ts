@@ -11,8 +11,11 @@ export type PaneId = SectionName | 'events';
 export const PANES: readonly PaneId[] = ['ntp', 'gnss', 'ptp', 'alarm', 'events'];
 export const paneTitles: Record<PaneId, string> = { ntp: 'NTP', gnss: 'GNSS', ptp: 'PTP', alarm: 'Alarm mail', events: 'Events' };
 
-/** What covers the panes: nothing, the help, or the device list (`d`). Each is modal. */
-export type Overlay = 'help' | 'devices' | null;
+/**
+ * What covers the panes: nothing, the help, the device list (`d`), or the findings list (`f`).
+ * Help and the device list are modal; under the findings list the keys keep working.
+ */
+export type Overlay = 'help' | 'devices' | 'findings' | null;
 
 export interface Notice {
   text: string;
@@ -36,6 +39,8 @@ export interface UiState {
   eventsSeenAt: number;
   /** Selected row of the device list. */
   deviceRow: number;
+  /** First finding shown in the findings list (0 = the worst). */
+  findingsTop: number;
   /** Big terminals only: show the focused pane alone (small terminals always do). */
   zoomed: boolean;
   /** A short message in the footer (screendump saved, no device profiles), cleared after a while. */
@@ -51,6 +56,7 @@ export const initialUiState: UiState = {
   eventsTop: 0,
   eventsSeenAt: 0,
   deviceRow: 0,
+  findingsTop: 0,
   zoomed: false,
   notice: null,
 };
@@ -62,6 +68,8 @@ export interface ListLengths {
   ptpPorts: number;
   events: number;
   devices: number;
+  /** Findings of the verdict (the findings list); absent counts as none. */
+  findings?: number;
 }
 
 export type UiAction =
@@ -71,6 +79,7 @@ export type UiAction =
   | { type: 'moveSelection'; delta: 1 | -1; lengths: ListLengths }
   | { type: 'toggleZoom' }
   | { type: 'toggleHelp' }
+  | { type: 'toggleFindings' }
   | { type: 'closeOverlay' }
   | { type: 'openDevices'; current: number }
   | { type: 'eventsSeen'; at: number }
@@ -99,6 +108,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'moveSelection':
       // ↑/↓ move in lists: the device list when open, NTP sources, PTP ports, the event log.
       if (state.overlay === 'devices') return move(state, 'deviceRow', action.delta, action.lengths.devices);
+      if (state.overlay === 'findings') return move(state, 'findingsTop', action.delta, action.lengths.findings ?? 0);
       if (state.overlay) return state;
       if (state.focus === 'ntp') return move(state, 'ntpRow', action.delta, action.lengths.ntpRows);
       if (state.focus === 'ptp') return move(state, 'ptpPort', action.delta, action.lengths.ptpPorts);
@@ -108,6 +118,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       return { ...state, zoomed: !state.zoomed };
     case 'toggleHelp':
       return { ...state, overlay: state.overlay === 'help' ? null : 'help' };
+    case 'toggleFindings':
+      return state.overlay === 'findings' ? { ...state, overlay: null } : { ...state, overlay: 'findings', findingsTop: 0 };
     case 'closeOverlay':
       return state.overlay ? { ...state, overlay: null } : state;
     case 'openDevices':
@@ -121,7 +133,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
   }
 }
 
-function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow', delta: number, length: number): UiState {
+function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow' | 'findingsTop', delta: number, length: number): UiState {
   const next = clampIndex(clampIndex(state[field], length) + delta, length);
   return next === state[field] ? state : { ...state, [field]: next };
 }

@@ -5,6 +5,7 @@
  */
 import stringWidth from 'string-width';
 import type { Cell, Line } from './cell.js';
+import { cell } from './cell.js';
 
 const segmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
@@ -60,4 +61,28 @@ export function fitLine(line: Line, width: number, ellipsis: string): Line {
 
 export function lineWidth(line: Line): number {
   return line.reduce((sum, c) => sum + stringWidth(c.text), 0);
+}
+
+/**
+ * Word-wraps a styled line to `width`: continuation lines are indented by `indent` columns
+ * (default: under the first cell, at most 8). Sentences wrap rather than lose their end.
+ */
+export function wrapLine(line: Line, width: number, indentWidth?: number): Line[] {
+  if (lineWidth(line) <= width) return [line];
+  const indent = ' '.repeat(indentWidth ?? Math.min(8, stringWidth(line[0]?.text ?? '')));
+  const lines: Line[] = [[]];
+  let used = 0;
+  for (const c of line) {
+    for (const word of c.text.split(/(?<= )/)) {
+      const w = stringWidth(word);
+      if (used + w > width && used > indent.length) {
+        lines.push([cell(indent)]);
+        used = indent.length;
+      }
+      // A single word wider than the line is still printed whole: never cut a sentence.
+      lines[lines.length - 1]!.push({ ...c, text: word });
+      used += w;
+    }
+  }
+  return lines;
 }

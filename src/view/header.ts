@@ -8,8 +8,9 @@ import type { Glyphs } from './theme.js';
 import { verdictStyles } from './theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell } from './cell.js';
-import { clockTime, dateTime } from './time.js';
+import { ageText, clockTime, dateTime } from './time.js';
 import { verdictParts } from './verdict.js';
+import { fitLine, lineWidth } from './fit.js';
 
 /** "▶ REPLAY 120/5400 x4 2026-11-22 14:02:11": where in the recording, how fast, which moment. */
 export function replayText(replay: ReplayPosition, glyphs: Glyphs, paused: boolean): string {
@@ -21,7 +22,7 @@ export function statusLine(state: MonitorState, glyphs: Glyphs): Line {
   const sep = cell(` ${glyphs.separator} `, 'muted');
   const mode: Cell[] = state.replay
     ? [...(state.paused ? [cell('|| PAUSED ', 'warn', true)] : []), cell(replayText(state.replay, glyphs, state.paused), 'accent', true)]
-    : [state.paused ? cell('|| PAUSED', 'warn', true) : cell(`${glyphs.live} LIVE`, 'ok', true)];
+    : [state.paused ? cell('|| PAUSED', 'warn', true) : liveMark(state, glyphs)];
   return [
     cell('synctop ', 'title', true),
     ...(state.profile ? [cell(`@${state.profile} `, 'accent', true)] : []),
@@ -30,9 +31,19 @@ export function statusLine(state: MonitorState, glyphs: Glyphs): Line {
     cell(`every ${formatDuration(state.intervalMs / 1000)}`, 'muted'),
     sep,
     ...mode,
+    ...(state.recording ? [sep, cell(`${glyphs.live} REC`, 'accent', true)] : []),
     sep,
     cell(state.lastUpdateAt === null ? 'no update yet' : `updated ${clockTime(state.lastUpdateAt)}`, 'muted'),
   ];
+}
+
+/**
+ * "● LIVE" in the verdict's colour (green only when all is well), "! NO ANSWER" while the device
+ * does not answer: the status line never looks well while the verdict is not.
+ */
+export function liveMark(state: Pick<MonitorState, 'unreachable' | 'verdict'>, glyphs: Glyphs): Cell {
+  if (state.unreachable) return cell('! NO ANSWER', 'bad', true);
+  return cell(`${glyphs.live} LIVE`, verdictStyles[state.verdict.severity].token, true);
 }
 
 /** "no answer since 14:02:11, retrying in 8s - connection refused ..." */
@@ -58,17 +69,24 @@ export function verdictBadge(state: Pick<MonitorState, 'verdict'>): Cell {
  * one: the monitor's health rules, said the same way as by `check` and the exporter. While the
  * device is unreachable the banner says it better.
  */
-export function healthLine(state: MonitorState): Line | null {
+export function healthLine(state: MonitorState, nowMs?: number, fit?: { width: number; ellipsis: string }): Line | null {
   const verdict = state.verdict;
   const first = verdict?.findings[0];
   if (!verdict || verdict.severity === 'ok' || !first || state.unreachable) return null;
   const style = verdictStyles[first.severity];
-  const more = verdict.findings.length > 1 ? ` (+${verdict.findings.length - 1} more)` : '';
-  return [cell(`${style.symbol} ${first.message}`, style.token, true), cell(more, 'muted')];
+  const stale = first.staleDataAt !== undefined && nowMs !== undefined ? ` (stale ${ageText(first.staleDataAt, nowMs)})` : '';
+  const more = cell(verdict.findings.length > 1 ? ` (+${verdict.findings.length - 1} more: ${FINDINGS_KEY})` : '', 'muted');
+  const finding = [cell(`${style.symbol} ${first.message}`, style.token, true), cell(stale, 'warn')];
+  // A long finding is cut, not the hint to the list that holds it whole.
+  return [...(fit ? fitLine(finding, fit.width - lineWidth([more]), fit.ellipsis) : finding), more];
 }
 
-export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs }): Line[] {
-  const extra = outageBanner(state, nowMs, opts.ascii) ?? healthLine(state);
+/** The key that lists every finding (see ui/keys.ts). */
+export const FINDINGS_KEY = 'f';
+
+export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs; width?: number }): Line[] {
+  const fit = opts.width === undefined ? undefined : { width: opts.width, ellipsis: opts.glyphs.ellipsis };
+  const extra = outageBanner(state, nowMs, opts.ascii) ?? healthLine(state, nowMs, fit);
   const sep = cell(` ${opts.glyphs.separator} `, 'muted');
-  return [statusLine(state, opts.glyphs), [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator)], ...(extra ? [extra] : [])];
+  return [statusLine(state, opts.glyphs), [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator, nowMs)], ...(extra ? [extra] : [])];
 }

@@ -23,8 +23,18 @@ export function dateTime(epochMs: number): string {
   return `${date} ${clockTime(epochMs)}`;
 }
 
-/** "2h14m": how long a source, receiver or port has been in its current state, or null. */
-export function timeInState(clock: StateClock, key: string, nowMs: number): string | null {
+/**
+ * "2h14m": how long a source, receiver or port has been in its current state, or null. "≥ 2s"
+ * while no change has been seen: it was so before synctop started (or before a gap in which the
+ * device could not be read), so the time is a lower bound.
+ */
+export function timeInState(clock: StateClock, key: string, nowMs: number, ascii = false): string | null {
   const since = clock.get(key);
-  return since ? ageText(since.since, nowMs) : null;
+  if (!since) return null;
+  return since.atLeast ? atLeast(ageText(since.since, nowMs), ascii) : ageText(since.since, nowMs);
+}
+
+/** "≥ 2s" (">= 2s" in ASCII): a duration known only from below. */
+export function atLeast(age: string, ascii: boolean): string {
+  return `${ascii ? '>=' : '≥'} ${age}`;
 }

@@ -8,6 +8,9 @@ import type { MonitorState } from '../monitor/state.js';
 import type { Token } from './theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell, joinCells, lineText } from './cell.js';
+import type { Severity } from '../monitor/health.js';
+import { paneTitles } from '../ui/ui-state.js';
+import { ageText } from './time.js';
 
 export const GNSS_NO_RECEIVER_CODE = '40003';
 
@@ -42,8 +45,9 @@ export function gnssVerdict(state: MonitorState): Cell {
   const working = receivers.filter((r) => r.status === 'working');
   if (working.length === 0) return cell(`GNSS 0/${receivers.length} working`, 'bad');
   const sats = Math.max(...working.map((r) => r.satellitesTotal ?? 0));
-  const trouble = working.some((r) => r.antenna === 'open' || r.antenna === 'short-circuited' || r.ppsValid === false);
-  const token: Token = trouble || sats === 0 ? 'warn' : 'ok';
+  // An open or shorted antenna is CRITICAL in the rule table: red, not yellow.
+  const antenna = working.some((r) => r.antenna === 'open' || r.antenna === 'short-circuited');
+  const token: Token = antenna ? 'bad' : working.some((r) => r.ppsValid === false) || sats === 0 ? 'warn' : 'ok';
   return cell(`GNSS ${working.length} working, ${sats} sats`, token);
 }
 
@@ -57,8 +61,31 @@ export function ptpVerdict(state: MonitorState): Cell {
   return cell(`PTP ${stable}/${ports.length} STABLE`, token);
 }
 
-export function verdictParts(state: MonitorState, separator = '·'): Line {
-  return joinCells([[ntpVerdict(state)], [gnssVerdict(state)], [ptpVerdict(state)]], ` ${separator} `);
+const tokenRank: Partial<Record<Token, number>> = { ok: 1, warn: 2, bad: 3 };
+const findingToken: Record<Severity, Token> = { ok: 'ok', warning: 'warn', critical: 'bad' };
+
+/** The redder of two tokens (muted and the like count as green). */
+function worse(a: Token | undefined, b: Token): Token {
+  return (tokenRank[b] ?? 0) > (tokenRank[a ?? 'text'] ?? 0) ? b : (a ?? b);
+}
+
+/**
+ * One section's part of the header, never greener than the verdict says about that section.
+ * Data kept from before the section failed is no longer the device's word: the part then says
+ * only how old it is ("PTP stale 12s"); the findings of that data stay in the verdict.
+ */
+export function sectionPart(part: Cell, section: SectionName, state: MonitorState, nowMs?: number): Cell {
+  const s = state[section];
+  const worst = state.verdict.findings.reduce<Token | undefined>((t, f) => (f.section === section ? worse(t, findingToken[f.severity]) : t), undefined);
+  if (s.error && s.data !== null && s.receivedAt !== null && nowMs !== undefined) {
+    return cell(`${paneTitles[section]} stale ${ageText(s.receivedAt, nowMs)}`, worse(worst, 'warn'));
+  }
+  return worst ? { ...part, token: worse(part.token, worst) } : part;
+}
+
+export function verdictParts(state: MonitorState, separator = '·', nowMs?: number): Line {
+  const part = (c: Cell, section: SectionName) => [sectionPart(c, section, state, nowMs)];
+  return joinCells([part(ntpVerdict(state), 'ntp'), part(gnssVerdict(state), 'gnss'), part(ptpVerdict(state), 'ptp')], ` ${separator} `);
 }
 
 export function verdictLine(state: MonitorState): string {

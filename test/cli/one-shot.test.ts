@@ -32,10 +32,12 @@ async function sim(...args: string[]): Promise<string> {
 }
 
 let validate: ReturnType<InstanceType<typeof Ajv2020>['compile']>;
+let published: { properties: Record<string, unknown>; required: string[] };
 
 beforeAll(async () => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-  const schema = JSON.parse((await synctop(['--json-schema'])).stdout) as Record<string, unknown>;
+  const schema = JSON.parse((await synctop(['--json-schema'])).stdout) as typeof published;
+  published = schema;
   validate = new Ajv2020({ strict: false, allErrors: true }).compile(schema);
 }, 60_000);
 
@@ -50,14 +52,29 @@ describe('synctop URL --json', () => {
       const url = await sim('--scenario', scenario);
       const { code, stdout } = await synctop([url, '--json']);
       expect(code).toBe(0);
-      const snap = JSON.parse(stdout) as { schema: string; device: string };
+      const snap = JSON.parse(stdout) as { schema: string; device: string; health?: unknown };
       const ok = validate(snap);
       expect(validate.errors ?? []).toEqual([]);
       expect(ok).toBe(true);
       expect(snap.schema).toBe('synctop.snapshot/1');
       expect(snap.device).toBe(url);
+      expect(snap.health).toBeDefined();
     },
   );
+
+  it('carries the health verdict and its findings, as check reads them; the schema publishes it', async () => {
+    const url = await sim('--scenario', 'gnss-antenna-open');
+    const { stdout } = await synctop([url, '--json']);
+    const snap = JSON.parse(stdout) as { health: { severity: string; findings: { rule: string; severity: string; section: string; message: string }[] } };
+    expect(validate(snap)).toBe(true);
+    expect(snap.health.severity).toBe('critical');
+    expect(snap.health.findings[0]).toMatchObject({ rule: 'gnss-antenna', severity: 'critical', section: 'gnss' });
+    expect(snap.health.findings[0]!.message).toMatch(/^GNSS receiver 0 antenna open/);
+    const check = await synctop(['check', url]);
+    for (const f of snap.health.findings) expect(check.stdout).toContain(f.message);
+    expect(published.properties.health).toBeDefined();
+    expect(published.required).not.toContain('health');
+  }, 40_000); // two runs of the binary and a simulator: a busy machine needs more than 20 s
 
   it('a device without GNSS: exit 0, the section carries the device error', async () => {
     const url = await sim('--scenario', 'no-gnss');

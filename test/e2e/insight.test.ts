@@ -46,7 +46,9 @@ describe('field insight in tmux', () => {
     const header = lines(await t.waitFor((s) => !lines(s)[2]!.includes('LOST') && /^[!~] (CRITICAL|WARNING) · /.test(lines(s)[1]!), 'the verdict after LOST'));
     expect(header[2]).toMatch(/^[!~] PTP port 0 (ACQUIRING|offset)/);
     expect(screen).toMatch(/5 Events \d+ new/);
-    expect(screen).toMatch(/sync state\s+~ ACQUIRING for \d+s/);
+    // Seen changing: an exact time in state; a lower bound ("≥") only when PTP could not be read
+    // at the change (a busy machine can time a poll out).
+    expect(screen).toMatch(/sync state\s+~ ACQUIRING for (≥ )?\d+s/);
     for (const line of header) expect(line.length).toBeLessThanOrEqual(120);
     expect(header.length).toBe(40);
     expect(header[39]!.trim()).toBe('');
@@ -73,7 +75,8 @@ describe('field insight in tmux', () => {
     t.keys('2');
     const gnss = await t.waitFor((s) => /━▶ 2 GNSS/.test(s), 'the GNSS pane');
     expect(gnss).toMatch(/antenna\s+! open/);
-    expect(gnss).toMatch(/status\s+\* working for \d+s/);
+    // Working since before synctop started: the time in state is a lower bound.
+    expect(gnss).toMatch(/status\s+\* working for ≥ \d+s/);
     t.keys('q');
     await t.waitFor((s) => /\[exit 0\]/.test(s), 'exit');
   }, 40_000);

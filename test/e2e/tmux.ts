@@ -75,9 +75,9 @@ export class TmuxSession {
   }
 }
 
-/** The simulated device as its own process, the way a technician would start it. */
-export async function startSimProcess(args: string[] = []): Promise<{ url: string; child: ChildProcess; stop: () => void }> {
-  const child = spawn(process.execPath, [bin, 'simulate', '--port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** The simulated device as its own process, the way a technician would start it (port 0: a free one). */
+export async function startSimProcess(args: string[] = [], port = 0): Promise<{ url: string; child: ChildProcess; stop: () => void }> {
+  const child = spawn(process.execPath, [bin, 'simulate', '--port', String(port), ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`simulator did not print its URL: ${out}`)), 10_000);

@@ -58,10 +58,12 @@ describe('StateClock', () => {
     const clock = new StateClock();
     clock.observe(healthy(), 1000);
     clock.observe(healthy(), 2000);
-    expect(clock.get(stateKey.ptp(0))).toEqual({ state: 'STABLE', since: 1000 });
+    // First seen: it was so before, by an unknown time.
+    expect(clock.get(stateKey.ptp(0))).toEqual({ state: 'STABLE', since: 1000, atLeast: true });
     clock.observe(edited((s) => void (ptp(s).ports[0]!.syncState = 'LOST')), 3000);
+    // A change seen between two answers: exact.
     expect(clock.get(stateKey.ptp(0))).toEqual({ state: 'LOST', since: 3000 });
-    expect(clock.get(stateKey.ntp('GPS'))).toEqual({ state: 'Best source', since: 1000 });
+    expect(clock.get(stateKey.ntp('GPS'))).toEqual({ state: 'Best source', since: 1000, atLeast: true });
   });
 
   it('forgets an item only when its section answered without it', () => {
@@ -71,5 +73,15 @@ describe('StateClock', () => {
     expect(clock.get(stateKey.ptp(1))).toBeDefined();
     clock.observe(edited((s) => void ptp(s).ports.pop()), 3000);
     expect(clock.get(stateKey.ptp(1))).toBeUndefined();
+  });
+});
+
+describe('StateClock after a gap', () => {
+  it('a change seen after its section could not be read is a lower bound', () => {
+    const clock = new StateClock();
+    clock.observe(healthy(), 1000);
+    clock.observe(edited((s) => void (s.ptp = down())), 2000);
+    clock.observe(edited((s) => void ((s.ptp.ok ? s.ptp.data : null)!.ports[0]!.syncState = 'LOST')), 3000);
+    expect(clock.get(stateKey.ptp(0))).toEqual({ state: 'LOST', since: 3000, atLeast: true });
   });
 });

@@ -195,11 +195,19 @@ describe('time in state', () => {
   it('NTP rows, the selected source, the GNSS receiver and the PTP port say how long', async () => {
     const app = await renderApp(insightState(), { columns: 160, rows: 50 });
     const f = app.lines().join('\n');
-    expect(f).toMatch(/ntp1\.example\.net\s+best\s+2h14m /);
+    // Unchanged since the first poll (2h14m ago): so before synctop started, at least that long.
+    expect(f).toMatch(/ntp1\.example\.net\s+best\s+≥ 2h14m /);
+    // The false ticker changed 35 s ago, seen: exactly that.
     expect(f).toMatch(/time\.bad\.example\s+false ticker\s+35s /);
-    expect(f).toContain('* best for 2h14m  ntp1.example.net (in use)');
-    expect(f).toMatch(/status\s+\* working for 2h14m/);
-    expect(f).toMatch(/sync state\s+\* STABLE for 2h14m/);
+    expect(f).toContain('* best for ≥ 2h14m  ntp1.example.net (in use)');
+    expect(f).toMatch(/status\s+\* working for ≥ 2h14m/);
+    expect(f).toMatch(/sync state\s+\* STABLE for ≥ 2h14m/);
+    app.unmount();
+  });
+
+  it('says ">=" for a lower bound on an ASCII terminal', async () => {
+    const app = await renderApp(insightState(), { columns: 160, rows: 50, ascii: true });
+    expect(app.lines().join('\n')).toContain('* best for >= 2h14m  ntp1.example.net (in use)');
     app.unmount();
   });
 
@@ -216,7 +224,7 @@ describe('time in state', () => {
     const state = insightState();
     const controller = recordingController(state, [], () => NOW + 3600_000);
     const app = await renderApp(state, { now: null, controller, columns: 160, rows: 50 });
-    expect(app.lines().join('\n')).toContain('* best for 3h14m  ntp1.example.net');
+    expect(app.lines().join('\n')).toContain('* best for ≥ 3h14m  ntp1.example.net');
     app.unmount();
   });
 });

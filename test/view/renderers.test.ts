@@ -175,9 +175,12 @@ describe('verdict', () => {
     expect(verdictLine(s)).toContain('PTP auth error');
   });
 
-  it('warns when a working receiver has antenna or PPS trouble', () => {
+  it('an open antenna is red (CRITICAL), PPS trouble alone yellow', () => {
     const parts = verdictParts(irregularState());
-    expect(parts.find((c) => c.text.startsWith('GNSS'))?.token).toBe('warn');
+    expect(parts.find((c) => c.text.startsWith('GNSS'))?.token).toBe('bad');
+    const pps = irregularState();
+    pps.gnss.data!.receivers = pps.gnss.data!.receivers.map((r) => ({ ...r, antenna: 'normal' }));
+    expect(verdictParts(pps).find((c) => c.text.startsWith('GNSS'))?.token).toBe('warn');
     expect(parts.find((c) => c.text.startsWith('PTP'))?.token).toBe('bad');
   });
 });
@@ -325,7 +328,7 @@ describe('header, sections and summaries', () => {
     };
     const lines = headerLines(s, NOW, uni);
     expect(lines).toHaveLength(3);
-    expect(lineText(lines[2]!)).toBe('~ PTP port 1 ACQUIRING (+1 more)');
+    expect(lineText(lines[2]!)).toBe('~ PTP port 1 ACQUIRING (+1 more: f)');
     // The verdict word itself leads the second line, with its symbol.
     expect(lineText(lines[1]!)).toMatch(/^~ WARNING · NTP synced/);
     expect(lines[1]![0]!.token).toBe('warn');

@@ -39,7 +39,7 @@ function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line
 }
 
 function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display, now: number) {
-  return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now) });
+  return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now, display.ascii) });
 }
 
 export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number, now: number): number {

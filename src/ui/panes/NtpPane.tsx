@@ -23,7 +23,7 @@ export function ntpPaneWant(state: MonitorState): number {
   return 1 + (state.ntp.error ? 1 : 0) + 1 + (n > 0 ? 1 + n + DETAIL_LINES : 0);
 }
 
-const ntpInState = (state: MonitorState, name: string, now: number) => timeInState(state.stateClock, stateKey.ntp(name), now);
+const ntpInState = (state: MonitorState, name: string, now: number, ascii: boolean) => timeInState(state.stateClock, stateKey.ntp(name), now, ascii);
 
 function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const display = useDisplay();
@@ -38,9 +38,9 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const detailLines = sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
   const opts = { ascii: display.ascii, glyphs: display.glyphs };
   const history = (name: string) => state.history.values(seriesKey.ntpOffset(name));
-  const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now) }));
+  const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now, opts.ascii) }));
   const current = sources[selected];
-  const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now) }).slice(0, detailLines) : [];
+  const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now, opts.ascii) }).slice(0, detailLines) : [];
 
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>

@@ -30,7 +30,7 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
     now,
     { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
     {
-      inState: timeInState(state.stateClock, stateKey.ptp(port.id), now),
+      inState: timeInState(state.stateClock, stateKey.ptp(port.id), now, display.ascii),
       offsets: state.history.get(seriesKey.ptpOffset(port.id))?.recent(STATS_WINDOW) ?? [],
       delays: state.history.get(seriesKey.ptpDelay(port.id))?.recent(STATS_WINDOW) ?? [],
     },
