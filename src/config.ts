@@ -82,9 +82,11 @@ export function resolveConfig(
 
   const headers: Record<string, string> = {};
   for (const h of flags.header ?? []) {
-    const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*:\s*(.*)$/.exec(h);
+    // No pattern part can match the same spaces two ways: a long header must not cost quadratic time.
+    const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)[ \t]*:(.*)$/.exec(h);
     if (!m) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(h.replace(/:.*/, ': …'))})`);
-    const [, name, value] = m as unknown as [string, string, string];
+    const [, name, rawValue] = m as unknown as [string, string, string];
+    const value = rawValue.trim();
     if (secretHeaders.has(name.toLowerCase())) {
       warnings.push(`the ${name} header on the command line is visible to every user in ps; use SYNCTOP_TOKEN, --token-file or --cookie-file`);
     }
