@@ -260,8 +260,8 @@ async function replay(): Promise<void> {
   if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
   if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
   const speed = flags.speed ?? 1;
-  if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
-  const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
+  const { loadRecording, ReplayController, RecordingError, MIN_SPEED, MAX_SPEED } = await import('./record/replay.js');
+  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) fail(`--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED} (got ${flags.speed})`);
   let controller: InstanceType<typeof ReplayController>;
   try {
     controller = new ReplayController(loadRecording(file, flags.device ? { device: flags.device } : {}), speed);

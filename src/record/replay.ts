@@ -84,6 +84,10 @@ export function loadRecording(path: string, opts: { device?: string } = {}): Rec
 /** Longest wait between two entries at speed 1: a long gap in the field is not relived. */
 const MAX_GAP_MS = 5000;
 
+/** --speed bounds: slower would wait longer than a timer holds, faster only spins the CPU. */
+export const MIN_SPEED = 0.01;
+export const MAX_SPEED = 1000;
+
 export class ReplayController implements MonitorController {
   private store: MonitorStore;
   private position = 0;
