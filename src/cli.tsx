@@ -264,7 +264,10 @@ async function replay(): Promise<void> {
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) fail(`--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED} (got ${flags.speed})`);
   let controller: InstanceType<typeof ReplayController>;
   try {
-    controller = new ReplayController(loadRecording(file, flags.device ? { device: flags.device } : {}), speed);
+    const recording = await loadRecording(file, flags.device ? { device: flags.device } : {});
+    // Said before the screen opens, so it is still there after quitting; the header says it too.
+    for (const w of recording.warnings()) process.stderr.write(`synctop: warning: ${w}\n`);
+    controller = new ReplayController(recording, speed);
   } catch (err) {
     if (err instanceof RecordingError) fail(err.message);
     throw err;

@@ -24,6 +24,7 @@ import { normalizePtp } from '../../src/model/ptp.js';
 import type { AlarmData } from '../../src/model/snapshot.js';
 import { sanitizeLabel, sanitizeText } from '../../src/model/sanitize.js';
 import { looksLikeSample, parseCoordinate, parseLastRxSeconds, parseLastSample, parseQuantityNs, parseUtc, reachRegister } from '../../src/model/units.js';
+import { parseRecordingLine } from '../../src/record/reader.js';
 import { parsePluginRange } from '../../src/report/plugin-range.js';
 import { parseFaultSpec } from '../../src/sim/faults.js';
 
@@ -109,6 +110,9 @@ const alarmBase: AlarmData = {
   retryDelay: null,
 };
 
+const recordingLine = (s: string) =>
+  JSON.stringify({ at: '2026-11-22T10:00:00Z', section: 'ntp', result: { ok: true, data: { overallStatus: s, syncSource: s, sourceCount: 1, sources: [] } } });
+
 /** Each entry takes a field of n characters (n: its size) and does its work on it. */
 const parsers: [name: string, prepare: (field: string) => () => unknown][] = [
   // Device text: the units and the sanitizer.
@@ -128,7 +132,8 @@ const parsers: [name: string, prepare: (field: string) => () => unknown][] = [
     [`decode ${op}`, (f) => { const text = body(op, f); return () => decode(op, text); }],
     [`normalize ${op}`, (f) => { const raw = deviceAnswers[op](f); return () => normalizers[op](raw as never); }],
   ]),
-  // File text: the config file, a cookie file.
+  // File text: a recording line, the config file, a cookie file.
+  ['replay: one recording line', (f) => { const line = recordingLine(f); return () => parseRecordingLine(line); }],
   ['config file', (f) => { const text = JSON.stringify({ devices: { a: { url: `http://${f}`, thresholds: { ptpWarn: '1us' } } } }); return attempt(() => parseConfigFile(text, 'c.json')); }],
   ['cookie file', (f) => attempt(() => parseCookieFile(`a=${f};${f}=b; c${f}`, 'jar'))],
   // Flag text.
