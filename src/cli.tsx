@@ -183,7 +183,19 @@ async function main(): Promise<void> {
 async function openDevice(config: Config, record: boolean, profile?: string) {
   const { DeviceClient } = await import('./api/client.js');
   const { Poller } = await import('./monitor/poller.js');
-  const { startRecording } = await import('./record/recorder.js');
+  const { openRecordingFile, startRecording } = await import('./record/recorder.js');
+  // The recording is opened now, before the screen: a path that cannot be written is a usage
+  // error here, not news after quitting. Switching back to this device opens it again.
+  let opened: ReturnType<typeof openRecordingFile> | undefined;
+  if (record && config.record) {
+    try {
+      opened = openRecordingFile(config.record);
+    } catch (err) {
+      if (err instanceof UsageError) fail(err.message);
+      throw err;
+    }
+    for (const w of opened.warnings) process.stderr.write(`synctop: warning: ${w}\n`);
+  }
   return () => {
     const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
     const poller = new Poller(client, {
@@ -194,7 +206,17 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
       ...(profile ? { profile } : {}),
     });
     // A recording is of one device: switching away ends it.
-    const recorder = record && config.record ? startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }) : undefined;
+    let recorder: ReturnType<typeof startRecording> | undefined;
+    if (record && config.record) {
+      try {
+        recorder = startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }, opened);
+      } catch (err) {
+        // Opened again after a switch back, the file may have gone meanwhile: monitoring goes on.
+        if (!(err instanceof UsageError)) throw err;
+        process.stderr.write(`synctop: ${err.message}\n`);
+      }
+      opened = undefined;
+    }
     return {
       poller,
       close: () => {

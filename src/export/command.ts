@@ -5,7 +5,7 @@
  */
 import { checkUrl, resolveConfig, UsageError, type CommonFlags } from '../config.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../monitor/fleet.js';
-import { openRecording } from '../record/recorder.js';
+import { openRecording, openRecordingFile } from '../record/recorder.js';
 import { startExporter, type Exporter } from './exporter.js';
 
 export const EXPORT_DEFAULT_INTERVAL_S = 10;
@@ -45,6 +45,9 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   for (const w of config.warnings) input.stderr.write(`synctop: warning: ${w}\n`);
   // The URL is the device label: a device listed twice would be polled twice into one series.
   const urls = [...new Set(input.urls.map(checkUrl))];
+  // Opened before listening: a recording that cannot be written is a usage error at start.
+  const recordFile = config.record ? openRecordingFile(config.record) : undefined;
+  for (const w of recordFile?.warnings ?? []) input.stderr.write(`synctop: warning: ${w}\n`);
 
   let exporter: Exporter;
   try {
@@ -63,7 +66,7 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   }
   if (config.record) {
     // One file for the fleet: every line names its device (replay picks one with --device).
-    const file = openRecording(config.record, `fleet of ${urls.length}`, { intervalMs: config.intervalMs, version: input.version }, urls);
+    const file = openRecording(config.record, `fleet of ${urls.length}`, { intervalMs: config.intervalMs, version: input.version }, urls, recordFile);
     for (const d of exporter.fleet.devices) file.attach(d.poller.store, d.url);
     const close = exporter.close.bind(exporter);
     exporter.close = async () => {
