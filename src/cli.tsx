@@ -217,16 +217,41 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
       }
       opened = undefined;
     }
+    if (recorder) recorders.add(recorder);
     return {
       poller,
       close: () => {
         void recorder?.close().then(() => {
+          recorders.delete(recorder);
           if (recorder.error) process.stderr.write(`synctop: ${recorder.error}\n`);
         });
         client.destroy();
       },
     };
   };
+}
+
+/** Recordings still open: flushed and closed before the process ends, however it ends. */
+const recorders = new Set<{ close(): Promise<void> }>();
+
+/**
+ * The last steps of a live view: every recording closed (its lines on disk); after the terminal
+ * went away, an exit without touching it (see ui/terminal/hangup.ts).
+ */
+async function endLiveView(outcome: { terminalLost: boolean } | undefined): Promise<void> {
+  if (!outcome?.terminalLost) {
+    await Promise.all([...recorders].map((r) => r.close()));
+    return;
+  }
+  const { HANGUP_EXIT_CODE, releaseTerminal } = await import('./ui/terminal/hangup.js');
+  const leave = () => {
+    releaseTerminal();
+    process.exit(HANGUP_EXIT_CODE);
+  };
+  // A recording on a stalled disk must not keep a process without a terminal alive.
+  setTimeout(leave, 3000).unref();
+  await Promise.all([...recorders].map((r) => r.close()));
+  leave();
 }
 
 async function live(config: Config, profile: string | undefined, sim?: { close(): Promise<void> }) {
@@ -251,13 +276,16 @@ async function live(config: Config, profile: string | undefined, sim?: { close()
   // Polling starts first, so the device's first answers are on their way while Ink loads.
   controller.start();
   const { runLiveMonitor } = await import('./ui/run.js');
+  (await import('./ui/terminal/hangup.js')).holdHangups();
+  let outcome: Awaited<ReturnType<typeof runLiveMonitor>> | undefined;
   try {
-    await runLiveMonitor(controller, { color: config.color, ascii: config.ascii, bell: config.bell });
+    outcome = await runLiveMonitor(controller, { color: config.color, ascii: config.ascii, bell: config.bell });
   } finally {
     controller.stop();
     single?.close();
     await sim?.close();
   }
+  await endLiveView(outcome);
 }
 
 /** Every profile of the config file as a Config, the chosen one first; broken ones are skipped with a warning. */
@@ -301,12 +329,15 @@ async function replay(): Promise<void> {
   const color = colorEnabled(flags.color, process.env);
   const ascii = flags.ascii ?? !isUtf8Locale(process.env);
   const { runLiveMonitor } = await import('./ui/run.js');
+  (await import('./ui/terminal/hangup.js')).holdHangups();
   controller.start();
+  let outcome: Awaited<ReturnType<typeof runLiveMonitor>> | undefined;
   try {
-    await runLiveMonitor(controller, { color, ascii });
+    outcome = await runLiveMonitor(controller, { color, ascii });
   } finally {
     controller.stop();
   }
+  await endLiveView(outcome);
 }
 
 async function check(): Promise<void> {

@@ -14,7 +14,7 @@ import type { MonitorStore } from '../monitor/store.js';
 import { RECORDING_SCHEMA, type RecordingEntry, type RecordingHeader } from './format.js';
 
 export interface Recorder {
-  /** Resolves once every line written so far is on disk. */
+  /** Resolves once every line written so far is on disk; calling it again waits for the same. */
   close(): Promise<void>;
   /** Set when the file cannot be written; monitoring goes on without it. */
   readonly error: string | null;
@@ -84,6 +84,7 @@ export function openRecording(path: string, device: string, meta: RecordingMeta,
   const { fd } = opened ?? openRecordingFile(path);
   const out: WriteStream = createWriteStream('', { fd, flags: 'a' });
   let error: string | null = null;
+  let closing: Promise<void> | null = null;
   const detachers = new Set<() => void>();
   out.on('error', (err: NodeJS.ErrnoException) => {
     error = `cannot write the recording ${sanitizeText(path, 200)}: ${err.code === 'ENOSPC' ? 'no space left on the device' : (err.code ?? 'write error')}`;
@@ -121,11 +122,11 @@ export function openRecording(path: string, device: string, meta: RecordingMeta,
       };
     },
     close: () =>
-      new Promise<void>((resolve) => {
+      (closing ??= new Promise<void>((resolve) => {
         for (const d of detachers) d();
         detachers.clear();
         out.end(() => resolve());
-      }),
+      })),
   };
 }
 
