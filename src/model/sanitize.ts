@@ -124,6 +124,14 @@ export function sanitizeText(s: string, maxLength = 256): string {
   return `${kept.join('')}…`;
 }
 
+/**
+ * A file or directory name made safe to print in a message: a directory name can hold an
+ * escape sequence as well as a device string can (a pane retitled by `cd`-ing into it).
+ */
+export function sanitizePath(path: string): string {
+  return sanitizeText(path, 200);
+}
+
 /** True when the string holds any character the sanitizer would escape. */
 export function hasUnsafeCharacters(s: string): boolean {
   const chars = Array.from(s);

@@ -15,7 +15,7 @@ import { readSync } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { capList, LIST_CAPS } from '../api/list-caps.js';
 import type { CappedList } from '../model/snapshot.js';
-import { sanitizeDeep, sanitizeText } from '../model/sanitize.js';
+import { sanitizeDeep, sanitizePath, sanitizeText } from '../model/sanitize.js';
 import { recordingEntrySchema, recordingHeaderSchema, RECORDING_SCHEMA, type RecordingEntry, type RecordingHeader } from './format.js';
 
 /** The longest line read: a recorded section with every list at its cap is far below it. */
@@ -165,7 +165,7 @@ async function forEachLine(file: FileHandle, onLine: (line: Line) => void): Prom
 }
 
 async function openRegularFile(path: string): Promise<FileHandle> {
-  const shown = sanitizeText(path, 200);
+  const shown = sanitizePath(path);
   let file: FileHandle;
   try {
     file = await open(path, 'r');
@@ -227,7 +227,7 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * only a file that is not a recording at all, or holds no usable entry of the device.
  */
 export async function loadRecording(path: string, opts: { device?: string } = {}): Promise<Recording> {
-  const shown = sanitizeText(path, 200);
+  const shown = sanitizePath(path);
   const file = await openRegularFile(path);
   const offsets: number[] = [];
   const lengths: number[] = [];

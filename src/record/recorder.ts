@@ -8,7 +8,7 @@
 import { closeSync, constants, createWriteStream, fstatSync, openSync, type WriteStream } from 'node:fs';
 import { UsageError } from '../config.js';
 import { maskSecret } from '../model/alarm.js';
-import { sanitizeText } from '../model/sanitize.js';
+import { sanitizePath } from '../model/sanitize.js';
 import type { AlarmData, Section } from '../model/snapshot.js';
 import type { MonitorStore } from '../monitor/store.js';
 import { RECORDING_SCHEMA, type RecordingEntry, type RecordingHeader } from './format.js';
@@ -57,7 +57,7 @@ export interface OpenedFile {
  * file keeps its mode; one that others can read gets a warning.
  */
 export function openRecordingFile(path: string): OpenedFile {
-  const shown = sanitizeText(path, 200);
+  const shown = sanitizePath(path);
   const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
   let fd: number;
   try {
@@ -87,7 +87,7 @@ export function openRecording(path: string, device: string, meta: RecordingMeta,
   let closing: Promise<void> | null = null;
   const detachers = new Set<() => void>();
   out.on('error', (err: NodeJS.ErrnoException) => {
-    error = `cannot write the recording ${sanitizeText(path, 200)}: ${err.code === 'ENOSPC' ? 'no space left on the device' : (err.code ?? 'write error')}`;
+    error = `cannot write the recording ${sanitizePath(path)}: ${err.code === 'ENOSPC' ? 'no space left on the device' : (err.code ?? 'write error')}`;
   });
   const write = (value: RecordingHeader | RecordingEntry) => {
     if (error === null) out.write(`${JSON.stringify(value)}\n`);
