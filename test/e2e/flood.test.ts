@@ -24,9 +24,15 @@ const stops: (() => void)[] = [];
 
 const NOTICE = 'device sent 100,000 NTP sources; showing the first 256';
 
+/**
+ * A deadline for 1 MiB answers on a machine busy with other tests: what is tested is the cut,
+ * not how fast a flooding device answers.
+ */
+const LOADED = ['--timeout', '10000'];
+
 async function synctop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { timeout: 20_000, env: { ...process.env, NO_COLOR: '1' } });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { timeout: 40_000, env: { ...process.env, NO_COLOR: '1' } });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };
@@ -46,9 +52,9 @@ afterAll(() => {
   for (const s of [flood, healthy]) s?.child.kill('SIGKILL');
 });
 
-describe('one-shot outputs of a flooding device', () => {
+describe('one-shot outputs of a flooding device', { timeout: 45_000 }, () => {
   it('--json keeps the first items of each list and says what it cut', async () => {
-    const r = await synctop([flood.url, '--json']);
+    const r = await synctop([flood.url, '--json', ...LOADED]);
     const snap = JSON.parse(r.stdout);
     expect(snap.ntp.data.sources).toHaveLength(LIST_CAPS.ntpSources);
     expect(snap.ntp.data.capped).toEqual([{ list: 'NTP sources', sent: 100_000, kept: LIST_CAPS.ntpSources }]);
@@ -64,7 +70,7 @@ describe('one-shot outputs of a flooding device', () => {
   });
 
   it('check says it in a line of a few kilobytes, as a WARNING', async () => {
-    const r = await synctop(['check', flood.url]);
+    const r = await synctop(['check', flood.url, ...LOADED]);
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^SYNCTOP WARNING - /);
     expect(r.stdout).toContain(NOTICE);
@@ -75,15 +81,15 @@ describe('one-shot outputs of a flooding device', () => {
   });
 
   it('--once says it in the health findings and the NTP status line', async () => {
-    const r = await synctop([flood.url, '--once']);
+    const r = await synctop([flood.url, '--once', ...LOADED]);
     expect(r.stdout).toContain(`~ ${NOTICE}`);
     expect(r.stdout).toContain('showing 256 of 100,000 sources');
   });
 });
 
-describe('the exporter of a flooding device', () => {
+describe('the exporter of a flooding device', { timeout: 45_000 }, () => {
   it('exports the kept items and the size of what was cut', async () => {
-    const child = spawn(process.execPath, [bin, 'export', '--listen', '127.0.0.1:0', flood.url, '--interval', '1'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'export', '--listen', '127.0.0.1:0', flood.url, '--interval', '1', ...LOADED], { stdio: ['ignore', 'pipe', 'pipe'] });
     stops.push(() => child.kill('SIGKILL'));
     const metricsUrl = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -94,7 +100,7 @@ describe('the exporter of a flooding device', () => {
       child.once('exit', (code) => reject(new Error(`exporter exited with ${code}`)));
     });
     let text = '';
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 30_000;
     while (!text.includes('list="alarm mail recipients"') && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 250));
       text = await (await fetch(metricsUrl)).text();
@@ -126,13 +132,13 @@ function usage(pid: number): { ticks: number; peakKb: number } {
 describe('the live monitor of a flooding device', () => {
   it('says so on screen, and keeps memory and CPU near those of a healthy device', async () => {
     const open = (url: string) => {
-      const t = new TmuxSession(`node ${shellQuote(bin)} ${shellQuote(url)} --interval 1`, { columns: 120, rows: 40 }, { NO_COLOR: '1' });
+      const t = new TmuxSession(`node ${shellQuote(bin)} ${shellQuote(url)} --interval 1 ${LOADED.join(' ')}`, { columns: 120, rows: 40 }, { NO_COLOR: '1' });
       sessions.push(t);
       return t;
     };
     const [bad, good] = [open(flood.url), open(healthy.url)];
     // The NTP status line, and the verdict's finding in the header once every section is in.
-    await bad.waitFor((s) => s.includes('showing 256 of 100,000 sources') && s.includes(NOTICE), 'the notices of the flood', 15_000);
+    await bad.waitFor((s) => s.includes('showing 256 of 100,000 sources') && s.includes(NOTICE), 'the notices of the flood', 30_000);
     await good.waitFor((s) => /STABLE/.test(s), 'the healthy device');
 
     // The same window for both, after start-up.

@@ -12,6 +12,7 @@ import { LIST_CAPS } from '../../src/api/list-caps.js';
 import type { NtpData, NtpSource } from '../../src/model/snapshot.js';
 import { loadRecording, MAX_LINE_BYTES, parseRecordingLine, RecordingError } from '../../src/record/reader.js';
 import { ReplayController } from '../../src/record/replay.js';
+import { source as snapshotSource } from '../monitor/snapshots.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'synctop-untrusted-'));
 const ESC = '\x1b';
@@ -20,20 +21,8 @@ const HOSTILE = `${ESC}]0;PWNED${BEL}${ESC}]52;c;cm0gLXJmIH4vKg==${BEL}${ESC}]8;
 
 const header = (over: Record<string, unknown> = {}) => JSON.stringify({ schema: 'synctop.recording/1', device: 'http://192.0.2.7', intervalMs: 1000, startedAt: '2026-11-22T10:00:00Z', version: 't', ...over });
 
-const source = (name: string): NtpSource => ({
-  name,
-  mode: 'Server',
-  state: 'Selectable',
-  isSyncSource: false,
-  stratum: 2,
-  pollSeconds: 64,
-  reach: '377',
-  reachCount: 8,
-  lastRxSeconds: 10,
-  offsetNs: 100,
-  measuredOffsetNs: 100,
-  errorNs: 1000,
-});
+/** A recorded NTP source named `name` (a device string, as recorded). */
+const source = (name: string): NtpSource => snapshotSource({ name });
 
 const ntpLine = (second: number, data: Partial<NtpData> = {}) =>
   JSON.stringify({
