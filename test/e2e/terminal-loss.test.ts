@@ -29,9 +29,12 @@ afterAll(() => {
   sim?.stop();
 });
 
+/** How long a start or an exit may take on a machine busy with other tests: waits end as soon as the condition holds. */
+const STARTUP_MS = 40_000;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+async function until(check: () => boolean, what: string, ms = STARTUP_MS): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -90,7 +93,7 @@ describe('the terminal goes away under the live monitor', () => {
     // As a program started directly in a tmux session.
     const leader = leaderSession(live('leader'));
     const screenOf = (t: TmuxSession & { leader: string }) => t.tmux(['capture-pane', '-p', '-t', t.leader]);
-    await job.waitFor((s) => /STABLE/.test(s) && /LIVE/.test(s), 'the live monitor with data');
+    await job.waitFor((s) => /STABLE/.test(s) && /LIVE/.test(s), 'the live monitor with data', STARTUP_MS);
     await until(() => /STABLE/.test(screenOf(leader)), 'the leader with data');
     await until(() => readFileSync(join(dir, 'leader.jsonl'), 'utf8').split('\n').length > 8, 'a few recorded results');
     // A replay, too: the same screen, the same way out.
@@ -113,10 +116,10 @@ describe('the terminal goes away under the live monitor', () => {
       const results = await expectIntact(join(dir, `${name}.jsonl`));
       console.log(`hangup: ${name}: exit ${name === 'job' ? readFileSync(join(dir, 'job.rc'), 'utf8').trim() : '-'}, 0 bytes on stderr, ${results} recorded results intact`);
     }
-  }, 60_000);
+  }, 180_000);
 });
 
-describe('--record is checked before the screen opens', () => {
+describe('--record is checked before the screen opens', { timeout: 120_000 }, () => {
   const start = (record: string) => session(`${shellQuote(process.execPath)} ${shellQuote(bin)} ${shellQuote(sim.url)} --record ${shellQuote(record)}`);
 
   it.each<[string, () => string, RegExp]>([
@@ -132,7 +135,7 @@ describe('--record is checked before the screen opens', () => {
     ],
   ])('%s: a usage error, exit 2, and the screen never opened', async (_name, make, message) => {
     const t = start(make());
-    const screen = await t.waitFor((s) => /\[exit \d+\]/.test(s), 'the refusal');
+    const screen = await t.waitFor((s) => /\[exit \d+\]/.test(s), 'the refusal', STARTUP_MS);
     expect(screen).toMatch(message);
     expect(screen).toContain('[exit 2]');
     expect(screen).not.toMatch(/LIVE/);
@@ -145,11 +148,11 @@ describe('--record is checked before the screen opens', () => {
     chmodSync(shared, 0o644);
     const [a, b] = [start(created), start(shared)];
     for (const t of [a, b]) {
-      await t.waitFor((s) => /LIVE/.test(s), 'the live monitor');
+      await t.waitFor((s) => /LIVE/.test(s), 'the live monitor', STARTUP_MS);
       t.keys('q');
     }
-    const after = await b.waitFor((s) => /\[exit 0\]/.test(s), 'a clean exit');
-    await a.waitFor((s) => /\[exit 0\]/.test(s), 'a clean exit');
+    const after = await b.waitFor((s) => /\[exit 0\]/.test(s), 'a clean exit', STARTUP_MS);
+    await a.waitFor((s) => /\[exit 0\]/.test(s), 'a clean exit', STARTUP_MS);
     expect(after).toMatch(/warning: --record .*shared\.jsonl can be read by other users \(mode 0644\); it is left so: chmod 600 it/);
     expect(statSync(created).mode & 0o777).toBe(0o600);
     expect(statSync(shared).mode & 0o777).toBe(0o644);
