@@ -192,7 +192,19 @@ async function main(): Promise<void> {
 async function openDevice(config: Config, record: boolean, profile?: string) {
   const { DeviceClient } = await import('./api/client.js');
   const { Poller } = await import('./monitor/poller.js');
-  const { startRecording } = await import('./record/recorder.js');
+  const { openRecordingFile, startRecording } = await import('./record/recorder.js');
+  // The recording is opened now, before the screen: a path that cannot be written is a usage
+  // error here, not news after quitting. Switching back to this device opens it again.
+  let opened: ReturnType<typeof openRecordingFile> | undefined;
+  if (record && config.record) {
+    try {
+      opened = openRecordingFile(config.record);
+    } catch (err) {
+      if (err instanceof UsageError) fail(err.message);
+      throw err;
+    }
+    for (const w of opened.warnings) process.stderr.write(`synctop: warning: ${w}\n`);
+  }
   return () => {
     const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
     const poller = new Poller(client, {
@@ -203,18 +215,55 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
       ...(profile ? { profile } : {}),
     });
     // A recording is of one device: switching away ends it.
-    const recorder = record && config.record ? startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }) : undefined;
-    if (recorder) poller.store.update({ recording: true });
+    let recorder: ReturnType<typeof startRecording> | undefined;
+    if (record && config.record) {
+      try {
+        recorder = startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }, opened);
+      } catch (err) {
+        // Opened again after a switch back, the file may have gone meanwhile: monitoring goes on.
+        if (!(err instanceof UsageError)) throw err;
+        process.stderr.write(`synctop: ${err.message}\n`);
+      }
+      opened = undefined;
+    }
+    if (recorder) {
+      recorders.add(recorder);
+      poller.store.update({ recording: true });
+    }
     return {
       poller,
       close: () => {
         void recorder?.close().then(() => {
+          recorders.delete(recorder);
           if (recorder.error) process.stderr.write(`synctop: ${recorder.error}\n`);
         });
         client.destroy();
       },
     };
   };
+}
+
+/** Recordings still open: flushed and closed before the process ends, however it ends. */
+const recorders = new Set<{ close(): Promise<void> }>();
+
+/**
+ * The last steps of a live view: every recording closed (its lines on disk); after the terminal
+ * went away, an exit without touching it (see ui/terminal/hangup.ts).
+ */
+async function endLiveView(outcome: { terminalLost: boolean } | undefined): Promise<void> {
+  if (!outcome?.terminalLost) {
+    await Promise.all([...recorders].map((r) => r.close()));
+    return;
+  }
+  const { HANGUP_EXIT_CODE, releaseTerminal } = await import('./ui/terminal/hangup.js');
+  const leave = () => {
+    releaseTerminal();
+    process.exit(HANGUP_EXIT_CODE);
+  };
+  // A recording on a stalled disk must not keep a process without a terminal alive.
+  setTimeout(leave, 3000).unref();
+  await Promise.all([...recorders].map((r) => r.close()));
+  leave();
 }
 
 async function live(config: Config, profile: string | undefined, sim?: { close(): Promise<void> }) {
@@ -239,13 +288,16 @@ async function live(config: Config, profile: string | undefined, sim?: { close()
   // Polling starts first, so the device's first answers are on their way while Ink loads.
   controller.start();
   const { runLiveMonitor } = await import('./ui/run.js');
+  (await import('./ui/terminal/hangup.js')).holdHangups();
+  let outcome: Awaited<ReturnType<typeof runLiveMonitor>> | undefined;
   try {
-    await runLiveMonitor(controller, { color: config.color, ascii: config.ascii, bell: config.bell });
+    outcome = await runLiveMonitor(controller, { color: config.color, ascii: config.ascii, bell: config.bell });
   } finally {
     controller.stop();
     single?.close();
     await sim?.close();
   }
+  await endLiveView(outcome);
 }
 
 /** Every profile of the config file as a Config, the chosen one first; broken ones are skipped with a warning. */
@@ -270,11 +322,14 @@ async function replay(): Promise<void> {
   if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
   if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
   const speed = flags.speed ?? 1;
-  if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
-  const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
+  const { loadRecording, ReplayController, RecordingError, MIN_SPEED, MAX_SPEED } = await import('./record/replay.js');
+  if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) fail(`--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED} (got ${flags.speed})`);
   let controller: InstanceType<typeof ReplayController>;
   try {
-    controller = new ReplayController(loadRecording(file, flags.device ? { device: flags.device } : {}), speed);
+    const recording = await loadRecording(file, flags.device ? { device: flags.device } : {});
+    // Said before the screen opens, so it is still there after quitting; the header says it too.
+    for (const w of recording.warnings()) process.stderr.write(`synctop: warning: ${w}\n`);
+    controller = new ReplayController(recording, speed);
   } catch (err) {
     if (err instanceof RecordingError) fail(err.message);
     throw err;
@@ -286,12 +341,15 @@ async function replay(): Promise<void> {
   const color = colorEnabled(flags.color, process.env);
   const ascii = flags.ascii ?? !isUtf8Locale(process.env);
   const { runLiveMonitor } = await import('./ui/run.js');
+  (await import('./ui/terminal/hangup.js')).holdHangups();
   controller.start();
+  let outcome: Awaited<ReturnType<typeof runLiveMonitor>> | undefined;
   try {
-    await runLiveMonitor(controller, { color, ascii });
+    outcome = await runLiveMonitor(controller, { color, ascii });
   } finally {
     controller.stop();
   }
+  await endLiveView(outcome);
 }
 
 async function check(): Promise<void> {

@@ -8,7 +8,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
+import { MAX_INTERVAL_S, MAX_TIMEOUT_MS, MIN_INTERVAL_S, MIN_TIMEOUT_MS, resolveConfig, UsageError, type CommonFlags, type Config } from './config.js';
 
 const durationText = z.string().regex(/^\d+(\.\d+)?\s*(ns|us|µs|ms|s)$/, 'a time with a unit, such as 1us or 10ms');
 
@@ -36,8 +36,8 @@ export const profileSchema = z
     ca: z.string().min(1).optional(),
     pinSha256: z.string().optional(),
     ptpPorts: z.union([z.literal('auto'), z.array(z.number().int().min(0).max(255)).min(1)]).optional(),
-    interval: z.number().min(0.5).optional(),
-    timeout: z.number().min(50).optional(),
+    interval: z.number().min(MIN_INTERVAL_S).max(MAX_INTERVAL_S, `at most ${MAX_INTERVAL_S} seconds (a day)`).optional(),
+    timeout: z.number().min(MIN_TIMEOUT_MS).max(MAX_TIMEOUT_MS, `at most ${MAX_TIMEOUT_MS} milliseconds (ten minutes)`).optional(),
     thresholds: thresholdsSchema.optional(),
   })
   .strict();

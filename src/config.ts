@@ -57,8 +57,33 @@ export class UsageError extends Error {}
 
 export const DEFAULT_INTERVAL_S = 2;
 export const MIN_INTERVAL_S = 0.5;
+/**
+ * Bounds on every interval and deadline, wherever it comes from (flags, a profile, the exporter):
+ * Node's timers hold at most 2^31-1 ms (24.8 days) and fire after 1 ms beyond that, which would
+ * flood the device with requests or fail every request at once. A day between polls and ten
+ * minutes for one answer are far beyond any use.
+ */
+export const MAX_INTERVAL_S = 86_400;
+export const MIN_TIMEOUT_MS = 50;
+export const MAX_TIMEOUT_MS = 600_000;
 /** One-shot modes have no interval to stay under. */
 export const ONE_SHOT_TIMEOUT_MS = 5000;
+
+/** A poll interval in ms from seconds as given; a usage error names `source` and the bounds. */
+export function boundedIntervalMs(seconds: number, source = '--interval'): number {
+  if (!Number.isFinite(seconds) || seconds < MIN_INTERVAL_S || seconds > MAX_INTERVAL_S) {
+    throw new UsageError(`${source} must be a number of seconds, at least ${MIN_INTERVAL_S} and at most ${MAX_INTERVAL_S} (a day) (got ${seconds})`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/** A request deadline in ms as given; a usage error names `source` and the bounds. */
+export function boundedTimeoutMs(ms: number, source = '--timeout'): number {
+  if (!Number.isFinite(ms) || ms < MIN_TIMEOUT_MS || ms > MAX_TIMEOUT_MS) {
+    throw new UsageError(`${source} must be a number of milliseconds, at least ${MIN_TIMEOUT_MS} and at most ${MAX_TIMEOUT_MS} (ten minutes) (got ${ms})`);
+  }
+  return Math.round(ms);
+}
 
 /** Header names that carry credentials: passing them in argv shows them to every user in `ps`. */
 const secretHeaders = new Set(['authorization', 'cookie', 'x-auth-token', 'x-api-key', 'proxy-authorization']);
@@ -71,20 +96,17 @@ export function resolveConfig(
 ): Config {
   const read = opts.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const warnings: string[] = [];
-  const interval = flags.interval ?? DEFAULT_INTERVAL_S;
-  if (!Number.isFinite(interval) || interval < MIN_INTERVAL_S) {
-    throw new UsageError(`--interval must be a number of seconds, at least ${MIN_INTERVAL_S} (got ${flags.interval})`);
-  }
-  const intervalMs = Math.round(interval * 1000);
+  const intervalMs = boundedIntervalMs(flags.interval ?? DEFAULT_INTERVAL_S);
   // Below the interval, so a slow answer ends before the next poll is due.
-  const timeoutMs = flags.timeout ?? (opts.oneShot ? ONE_SHOT_TIMEOUT_MS : Math.min(ONE_SHOT_TIMEOUT_MS, Math.round(intervalMs * 0.9)));
-  if (!Number.isFinite(timeoutMs) || timeoutMs < 50) throw new UsageError(`--timeout must be a number of milliseconds, at least 50 (got ${flags.timeout})`);
+  const timeoutMs = boundedTimeoutMs(flags.timeout ?? (opts.oneShot ? ONE_SHOT_TIMEOUT_MS : Math.min(ONE_SHOT_TIMEOUT_MS, Math.round(intervalMs * 0.9))));
 
   const headers: Record<string, string> = {};
   for (const h of flags.header ?? []) {
-    const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)\s*:\s*(.*)$/.exec(h);
+    // No pattern part can match the same spaces two ways: a long header must not cost quadratic time.
+    const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)[ \t]*:(.*)$/.exec(h);
     if (!m) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(h.replace(/:.*/, ': …'))})`);
-    const [, name, value] = m as unknown as [string, string, string];
+    const [, name, rawValue] = m as unknown as [string, string, string];
+    const value = rawValue.trim();
     if (secretHeaders.has(name.toLowerCase())) {
       warnings.push(`the ${name} header on the command line is visible to every user in ps; use SYNCTOP_TOKEN, --token-file or --cookie-file`);
     }

@@ -32,6 +32,8 @@ describe('config file', () => {
     [JSON.stringify({}), /config file c.json: "devices" is missing/],
     [JSON.stringify({ devices: { a: { url: 'ftp://x' } } }), /"devices.a.url" an http:\/\/ or https:\/\/ URL/],
     [JSON.stringify({ devices: { a: { url: 'http://x', intervall: 2 } } }), /"devices.a" unknown key "intervall"/],
+    [JSON.stringify({ devices: { a: { url: 'http://x', interval: 1e9 } } }), /"devices.a.interval" at most 86400 seconds \(a day\)/],
+    [JSON.stringify({ devices: { a: { url: 'http://x', timeout: 2147483648 } } }), /"devices.a.timeout" at most 600000 milliseconds \(ten minutes\)/],
     [JSON.stringify({ devices: { a: { url: 'http://x', thresholds: { ptpWarn: 'fast' } } } }), /"devices.a.thresholds.ptpWarn" a time with a unit/],
     [JSON.stringify({ devices: { a: { url: 'http://x', ptpPorts: 'some' } } }), /"devices.a.ptpPorts"/],
     [JSON.stringify({ devices: { 'bad name': { url: 'http://x' } } }), /"devices.bad name"/],

@@ -28,6 +28,10 @@ describe('resolveConfig', () => {
     expect(c.connection.headers).toEqual({});
   });
 
+  it('takes the bounds themselves: a day between polls, ten minutes for an answer', () => {
+    expect(resolve({ interval: 86_400, timeout: 600_000 })).toMatchObject({ intervalMs: 86_400_000, connection: { timeoutMs: 600_000 } });
+  });
+
   it('one-shot modes get a 5 s timeout', () => {
     expect(resolve({}, {}, true).connection.timeoutMs).toBe(5000);
   });
@@ -36,6 +40,12 @@ describe('resolveConfig', () => {
     [{ interval: 0.2 }, /--interval must be .* at least 0.5/],
     [{ interval: Number.NaN }, /--interval/],
     [{ timeout: 10 }, /--timeout/],
+    // Beyond 2^31-1 ms Node's timers fire after 1 ms: a flood of requests, or every request failed at once.
+    [{ interval: 1e9 }, /--interval must be a number of seconds, at least 0.5 and at most 86400 \(a day\) \(got 1000000000\)/],
+    [{ interval: 86_400.5 }, /--interval .* at most 86400/],
+    [{ timeout: 2_147_483_648 }, /--timeout must be a number of milliseconds, at least 50 and at most 600000 \(ten minutes\) \(got 2147483648\)/],
+    [{ timeout: 1e10 }, /--timeout .* at most 600000/],
+    [{ timeout: Number.POSITIVE_INFINITY }, /--timeout/],
     [{ header: ['NoColonHere'] }, /--header must look like "Name: value"/],
     [{ tokenFile: '/t/missing' }, /--token-file \/t\/missing: no such file/],
     [{ tokenFile: '/t/denied' }, /--token-file \/t\/denied: permission denied/],

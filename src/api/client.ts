@@ -7,6 +7,7 @@ import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'nod
 import { Pool, buildConnector } from 'undici';
 import { z } from 'zod';
 import { operations, type OperationName, type RawData } from './endpoints.js';
+import { capDeviceLists } from './list-caps.js';
 import { envelopeSchema } from './schemas.js';
 import {
   authError,
@@ -227,9 +228,11 @@ export function decode<K extends OperationName>(name: K, body: string): Result<R
   if (env.data === undefined || env.data === null) {
     return { ok: false, error: protocolError('the device said success but sent no data') };
   }
-  const parsed = (operations[name].schema as unknown as z.ZodType<RawData<K>>).safeParse(env.data);
-  if (!parsed.success) return { ok: false, error: protocolError(describeIssue(parsed.error, 'data', env.data)) };
-  return { ok: true, data: parsed.data };
+  // Lists are cut first: the schema never walks the 100,000 sources a hostile device can send.
+  const { data, capped } = capDeviceLists(name, env.data);
+  const parsed = (operations[name].schema as unknown as z.ZodType<RawData<K>>).safeParse(data);
+  if (!parsed.success) return { ok: false, error: protocolError(describeIssue(parsed.error, 'data', data)) };
+  return capped.length > 0 ? { ok: true, data: parsed.data, capped } : { ok: true, data: parsed.data };
 }
 
 /** "data.sources[2].stratum: expected number, got string": the first field that did not match. */

@@ -2,6 +2,7 @@
  * The error taxonomy: every way an operation can fail becomes one ApiError with a kind and one
  * sentence a technician understands. Nothing here echoes request headers (they carry secrets).
  */
+import type { CappedList } from '../model/snapshot.js';
 import type { OperationName } from './endpoints.js';
 import { operations } from './endpoints.js';
 
@@ -14,7 +15,8 @@ export interface ApiError {
   message: string;
 }
 
-export type Result<T> = { ok: true; data: T } | { ok: false; error: ApiError };
+/** `capped`: lists of the answer that were longer than synctop keeps (see list-caps.ts). */
+export type Result<T> = { ok: true; data: T; capped?: CappedList[] } | { ok: false; error: ApiError };
 
 /** What the device's own error codes mean, per the API document. */
 export const deviceErrorCodes: Record<string, { key: string; meaning: string }> = {

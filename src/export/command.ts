@@ -7,7 +7,7 @@
 import { checkUrl, resolveConfig, UsageError, type CommonFlags } from '../config.js';
 import { loadConfigFile } from '../config-file.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../monitor/fleet.js';
-import { openRecording } from '../record/recorder.js';
+import { openRecording, openRecordingFile } from '../record/recorder.js';
 import { startExporter, type Exporter } from './exporter.js';
 import { DEFAULT_MAX_PROBES, DEFAULT_MAX_TARGETS } from './probe.js';
 import { parseAllowPattern, profileConfigs, TargetBook } from './targets.js';
@@ -77,6 +77,9 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   if (targets.empty) {
     throw new UsageError('nothing to export: give device URLs, a config file with device profiles (--config FILE), or --allow-target PATTERN');
   }
+  // Opened before listening: a recording that cannot be written is a usage error at start.
+  const recordFile = config.record ? openRecordingFile(config.record) : undefined;
+  recordFile?.warnings.forEach(warn);
 
   let exporter: Exporter;
   try {
@@ -98,7 +101,7 @@ export async function runExportCommand(input: ExportCommandInput): Promise<Expor
   }
   if (config.record) {
     // One file for the fleet: every line names its device (replay picks one with --device).
-    const file = openRecording(config.record, `fleet of ${urls.length}`, { intervalMs: config.intervalMs, version: input.version }, urls);
+    const file = openRecording(config.record, `fleet of ${urls.length}`, { intervalMs: config.intervalMs, version: input.version }, urls, recordFile);
     for (const d of exporter.fleet.devices) file.attach(d.poller.store, d.url);
     const close = exporter.close.bind(exporter);
     exporter.close = async () => {

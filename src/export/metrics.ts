@@ -31,6 +31,10 @@ export const metricDefs = {
   synctop_poll_duration_seconds: { help: 'Wall time of the latest poll of the operation (PTP: all its port requests).', labels: ['device', 'operation'] },
   synctop_last_poll_timestamp_seconds: { help: 'Unix time when the latest poll of any operation of the device ended.', labels: ['device'] },
   synctop_health_status: { help: 'Health verdict of the synctop rule table: 0 ok, 1 warning, 2 critical.', labels: ['device'] },
+  synctop_device_list_items_sent: {
+    help: 'Items of a list the device sent when it sent more than synctop keeps; only the first ones are used and exported (absent when nothing was cut).',
+    labels: ['device', 'list'],
+  },
 
   synctop_ntp_synchronized: { help: 'Whether NTP overallStatus is Synchronized (1) or not (0).', labels: ['device'] },
   synctop_ntp_source_offset_seconds: { help: 'Adjusted offset of the last sample of the NTP source (positive: local clock ahead).', labels: source },
@@ -146,6 +150,10 @@ export function deviceSamples(view: DeviceView): Sample[] {
   }
   if (view.lastPollAt !== null) out.push({ name: 'synctop_last_poll_timestamp_seconds', labels: { device }, value: view.lastPollAt / 1000 });
   if (view.verdict) out.push({ name: 'synctop_health_status', labels: { device }, value: severityRank[view.verdict.severity] });
+  for (const operation of polled) {
+    const section = snap[operation];
+    for (const c of section.ok ? (section.data.capped ?? []) : []) out.push({ name: 'synctop_device_list_items_sent', labels: { device, list: c.list }, value: c.sent });
+  }
 
   if (view.polled.ntp && snap.ntp.ok) {
     const ntp = snap.ntp.data;

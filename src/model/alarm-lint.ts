@@ -9,8 +9,18 @@ export interface LintFinding {
   message: string;
 }
 
-// Deliberately simple: one @, no spaces, a dot in the domain. Enough to catch typos.
-const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * Deliberately simple: one @, no spaces, a dot inside the domain. Enough to catch typos. Checked
+ * by position rather than by a pattern such as /^[^\s@]+@[^\s@]+\.[^\s@]+$/, which tries every
+ * dot of a long domain against every other and takes quadratic time on device text.
+ */
+function hasEmailShape(address: string): boolean {
+  const at = address.indexOf('@');
+  if (at <= 0 || at !== address.lastIndexOf('@') || /\s/.test(address)) return false;
+  const domain = address.slice(at + 1);
+  const dot = domain.indexOf('.', 1);
+  return dot > 0 && dot < domain.length - 1;
+}
 const domainOf = (address: string) => address.split('@')[1]?.toLowerCase() ?? '';
 
 type Lint = (a: AlarmData) => LintFinding[];
@@ -40,7 +50,7 @@ export const alarmLints: Lint[] = [
     a.smtpUseAuth === true &&
     a.smtpUsername &&
     a.senderEmail &&
-    emailShape.test(a.smtpUsername) &&
+    hasEmailShape(a.smtpUsername) &&
     a.smtpUsername.toLowerCase() !== a.senderEmail.toLowerCase() &&
     domainOf(a.smtpUsername) !== domainOf(a.senderEmail)
       ? [{ field: 'senderEmail', message: `the sender ${a.senderEmail} does not match the SMTP user ${a.smtpUsername}: most servers reject mail from another domain` }]
@@ -50,9 +60,9 @@ export const alarmLints: Lint[] = [
       ? [{ field: 'maxEmailsPerHour', message: 'at most 0 mails per hour means no alarm mail is ever sent: raise the limit' }]
       : [],
   (a) => [
-    ...(a.senderEmail && !emailShape.test(a.senderEmail) ? [{ field: 'senderEmail' as const, message: `the sender address "${a.senderEmail}" is malformed` }] : []),
+    ...(a.senderEmail && !hasEmailShape(a.senderEmail) ? [{ field: 'senderEmail' as const, message: `the sender address "${a.senderEmail}" is malformed` }] : []),
     ...a.recipientEmails
-      .filter((r) => !emailShape.test(r))
+      .filter((r) => !hasEmailShape(r))
       .map((r) => ({ field: 'recipientEmails' as const, message: `the recipient address "${r}" is malformed` })),
   ],
   (a) =>

@@ -5,6 +5,7 @@
 import type { Result } from '../api/errors.js';
 import type { RawAlarmEmail, RawGnssList, RawNtpStatus, RawPtpSlave } from '../api/schemas.js';
 import { MASKED_SECRET, normalizeAlarm } from './alarm.js';
+import { withCapped } from './capped.js';
 import { normalizeGnss } from './gnss.js';
 import { normalizeNtp } from './ntp.js';
 import { normalizePtp } from './ptp.js';
@@ -27,9 +28,9 @@ export interface SnapshotOptions {
   showSecrets: boolean;
 }
 
-/** One section: the data normalized, or the error made safe to print. */
+/** One section: the data normalized (with the lists that were cut), or the error made safe to print. */
 export function normalizeSection<R, T>(result: Result<R>, normalize: (raw: R) => T): Section<T> {
-  return result.ok ? { ok: true, data: normalize(result.data) } : { ok: false, error: toSnapshotError(result.error) };
+  return result.ok ? { ok: true, data: withCapped(normalize(result.data), result.capped) } : { ok: false, error: toSnapshotError(result.error) };
 }
 
 /** The device URL for output: a password in its user-info part is masked like the SMTP one. */

@@ -16,6 +16,12 @@
  *
  * One exception: a zero-width joiner between two pictographs is kept, because it is what glues
  * emoji sequences (family, profession emoji) together; anywhere else it is escaped.
+ *
+ * Unassigned and private-use code points (U+103FF, U+E000, U+FFFE...) become U+FFFD, the
+ * replacement character: terminals and string-width disagree on their width (string-width counts
+ * one column, tmux zero), and the line-diff writer's screen model would drift from the pane.
+ * Whether a code point is assigned comes from the Unicode data of the JavaScript engine
+ * (the property escapes \p{Cn} and \p{Co}), tested one code point at a time.
  */
 import type { ApiError } from '../api/errors.js';
 import type { SnapshotError } from './snapshot.js';
@@ -44,6 +50,10 @@ const pictograph = /\p{Extended_Pictographic}/u;
 /** Emoji modifiers that may sit between a pictograph and a joiner. */
 const emojiModifier = /[\u{FE0F}\u{1F3FB}-\u{1F3FF}]/u;
 
+/** Unassigned (Cn, noncharacters included) or private use (Co): no agreed width, no meaning. */
+const unassignedOrPrivate = /^[\p{Cn}\p{Co}]$/u;
+const REPLACEMENT = '\uFFFD';
+
 function isUnsafeCodePoint(cp: number): boolean {
   return unsafeRanges.some(([lo, hi]) => cp >= lo && cp <= hi);
 }
@@ -65,9 +75,26 @@ function isUnsafeAt(chars: readonly string[], i: number): boolean {
   return !(cp === ZWJ && isEmojiJoiner(chars, i));
 }
 
-/** Splits into code points; a lone surrogate comes out as its own one-unit element. */
-function codePoints(s: string): string[] {
-  return Array.from(s);
+/**
+ * The first `limit` code points (a lone surrogate is its own element), and whether more follow.
+ * Lazy: a megabyte of device text costs no more than the few hundred characters that can show.
+ */
+function leadingCodePoints(s: string, limit: number): { chars: string[]; more: boolean } {
+  const chars: string[] = [];
+  for (const ch of s) {
+    if (chars.length === limit) return { chars, more: true };
+    chars.push(ch);
+  }
+  return { chars, more: false };
+}
+
+function safeToken(chars: readonly string[], i: number): string {
+  const ch = chars[i] ?? '';
+  const cp = ch.codePointAt(0) ?? 0;
+  // Printable ASCII, most of what a device sends, needs no table lookup.
+  if (cp >= 0x20 && cp < 0x7f) return ch;
+  if (isUnsafeAt(chars, i)) return escapeCodePoint(cp);
+  return unassignedOrPrivate.test(ch) ? REPLACEMENT : ch;
 }
 
 /**
@@ -76,11 +103,15 @@ function codePoints(s: string): string[] {
  * or a surrogate pair.
  */
 export function sanitizeText(s: string, maxLength = 256): string {
-  const chars = codePoints(typeof s === 'string' ? s : String(s));
-  const tokens = chars.map((ch, i) => (isUnsafeAt(chars, i) ? escapeCodePoint(ch.codePointAt(0) ?? 0) : ch));
-  const lengthOf = (t: string) => Array.from(t).length;
+  const text = typeof s === 'string' ? s : String(s);
+  // Every code point gives at least one output character, so beyond maxLength + 1 of them the
+  // text is cut anyway; one more is read so a joiner at the end still sees its right neighbour.
+  const { chars, more } = leadingCodePoints(text, Math.max(0, maxLength) + 2);
+  const tokens = chars.map((_, i) => safeToken(chars, i));
+  // Characters, not UTF-16 units: a token is one character or an ASCII escape.
+  const lengthOf = (t: string) => (t.length === 2 && t.codePointAt(0)! > 0xffff ? 1 : t.length);
   const total = tokens.reduce((n, t) => n + lengthOf(t), 0);
-  if (total <= maxLength) return tokens.join('');
+  if (!more && total <= maxLength) return tokens.join('');
   if (maxLength <= 0) return '';
   const kept: string[] = [];
   let used = 0;
@@ -93,9 +124,17 @@ export function sanitizeText(s: string, maxLength = 256): string {
   return `${kept.join('')}…`;
 }
 
+/**
+ * A file or directory name made safe to print in a message: a directory name can hold an
+ * escape sequence as well as a device string can (a pane retitled by `cd`-ing into it).
+ */
+export function sanitizePath(path: string): string {
+  return sanitizeText(path, 200);
+}
+
 /** True when the string holds any character the sanitizer would escape. */
 export function hasUnsafeCharacters(s: string): boolean {
-  const chars = codePoints(s);
+  const chars = Array.from(s);
   return chars.some((_, i) => isUnsafeAt(chars, i));
 }
 

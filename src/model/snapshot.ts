@@ -17,6 +17,17 @@ export const apiErrorSchema = z.object({
   message: z.string(),
 });
 
+/**
+ * A list the device sent longer than synctop keeps (api/list-caps.ts): the first `kept` items
+ * are used, and every output says so ("device sent 100,000 NTP sources; showing the first 256").
+ */
+export const cappedListSchema = z.object({
+  list: z.string().describe('what the list holds, e.g. "NTP sources"'),
+  sent: z.number().describe('items the device sent'),
+  kept: z.number().describe('items kept: the first ones'),
+});
+const capped = z.array(cappedListSchema).optional().describe('lists the device sent longer than synctop keeps; absent when none');
+
 export const ntpSourceSchema = z.object({
   name: z.string(),
   mode: str,
@@ -37,6 +48,7 @@ export const ntpDataSchema = z.object({
   syncSource: str.describe('null when the device says None'),
   sourceCount: num,
   sources: z.array(ntpSourceSchema),
+  capped,
 });
 
 export const satellitesSchema = z.object({ gps: num, glonass: num, bds: num, galileo: num });
@@ -59,7 +71,7 @@ export const gnssReceiverSchema = z.object({
   satellitesTotal: num,
 });
 
-export const gnssDataSchema = z.object({ receivers: z.array(gnssReceiverSchema) });
+export const gnssDataSchema = z.object({ receivers: z.array(gnssReceiverSchema), capped });
 
 export const ptpPortSchema = z.object({
   id: z.number(),
@@ -83,7 +95,7 @@ export const ptpPortSchema = z.object({
   lastUpdate: num.describe('device timestamp, seconds'),
 });
 
-export const ptpDataSchema = z.object({ ports: z.array(ptpPortSchema) });
+export const ptpDataSchema = z.object({ ports: z.array(ptpPortSchema), capped });
 
 export const alarmDataSchema = z.object({
   emailAlertEnabled: z.boolean().nullable(),
@@ -104,6 +116,7 @@ export const alarmDataSchema = z.object({
   maxEmailsPerHour: num,
   retryCount: num,
   retryDelay: num,
+  capped,
 });
 
 function section<T extends z.ZodType>(data: T) {
@@ -142,6 +155,7 @@ export const snapshotSchema = z.object({
 export type Snapshot = z.infer<typeof snapshotSchema>;
 export type SnapshotError = z.infer<typeof apiErrorSchema>;
 export type HealthJson = z.infer<typeof healthSchema>;
+export type CappedList = z.infer<typeof cappedListSchema>;
 export type NtpData = z.infer<typeof ntpDataSchema>;
 export type NtpSource = z.infer<typeof ntpSourceSchema>;
 export type GnssData = z.infer<typeof gnssDataSchema>;

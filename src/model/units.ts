@@ -179,7 +179,39 @@ const axes: Record<Axis, { max: number; hemispheres: Record<string, 1 | -1> }> =
 };
 
 /** Degree, minute and second marks people and firmwares use (the sample uses a quote as the degree mark). */
-const markPattern = /[°º˚'"′″\s]+/;
+const marks = new Set(['°', 'º', '˚', "'", '"', '′', '″']);
+
+const isAsciiLetter = (ch: string | undefined) => ch !== undefined && ((ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'));
+const isNumberChar = (ch: string | undefined) => ch !== undefined && ((ch >= '0' && ch <= '9') || ch === '.');
+const isSpace = (ch: string | undefined) => ch === ' ' || ch === '\t';
+
+/**
+ * The numbers of `31°30'15.2"`, `22.543'`, `22°32.58'` or `33.9`, in order; null when
+ * the text is anything else. One pass over the text, no regular expression: device text can be
+ * a megabyte of spaces, and a backtracking pattern would spend minutes on it. Marks separate the
+ * numbers, with spaces allowed around them; spaces alone do not (`1   1` is not 1°1′).
+ */
+function splitDegreesMinutesSeconds(text: string): string[] | null {
+  const parts: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    while (isNumberChar(text[i])) i++;
+    if (i === start || parts.length === 3) return null;
+    parts.push(text.slice(start, i));
+    while (isSpace(text[i])) i++;
+    let marked = false;
+    while (marks.has(text[i] ?? '')) {
+      i++;
+      marked = true;
+    }
+    while (isSpace(text[i])) i++;
+    if (!marked && i < text.length) return null;
+  }
+  return parts;
+}
+
+const decimalNumber = /^(\d+(\.\d+)?|\.\d+)$/;
 
 /**
  * Signed decimal degrees from `22.543'N`, `113.95"E`, `22.543°S`, `31°30'15.2"N`, `22°32.58'N`,
@@ -197,29 +229,28 @@ export function parseCoordinate(value: string | number | null | undefined, axis:
   if (typeof value === 'number') return inRange(value, max);
   if (typeof value !== 'string') return null;
 
+  // The hemisphere letter, first or last, with the spaces beside it.
   let text = value.trim();
   let hemisphereSign: 1 | -1 | null = null;
-  const letter = /^([A-Za-z])\s*|\s*([A-Za-z])$/.exec(text);
-  if (letter) {
-    const found = (letter[1] ?? letter[2] ?? '').toUpperCase();
-    const sign = hemispheres[found];
+  const letterAt = isAsciiLetter(text[0]) ? 0 : isAsciiLetter(text[text.length - 1]) ? text.length - 1 : -1;
+  if (letterAt >= 0) {
+    const sign = hemispheres[(text[letterAt] ?? '').toUpperCase()];
     if (sign === undefined) return null;
     hemisphereSign = sign;
-    text = text.slice(0, letter.index) + text.slice(letter.index + letter[0].length);
+    text = letterAt === 0 ? text.slice(1).trimStart() : text.slice(0, -1).trimEnd();
   }
 
   let explicitSign: 1 | -1 | null = null;
-  const signMatch = /^([+-])\s*/.exec(text);
-  if (signMatch) {
-    explicitSign = signMatch[1] === '-' ? -1 : 1;
-    text = text.slice(signMatch[0].length);
+  if (text[0] === '+' || text[0] === '-') {
+    explicitSign = text[0] === '-' ? -1 : 1;
+    text = text.slice(1).trimStart();
   }
   // A sign and a hemisphere together contradict or repeat each other: refuse to guess.
   if (explicitSign !== null && hemisphereSign !== null) return null;
   const sign = explicitSign ?? hemisphereSign ?? 1;
 
-  const parts = text.split(markPattern).filter((p) => p !== '');
-  if (parts.length === 0 || parts.length > 3 || !parts.every((p) => /^(\d+(\.\d+)?|\.\d+)$/.test(p))) return null;
+  const parts = splitDegreesMinutesSeconds(text);
+  if (parts === null || parts.length === 0 || !parts.every((p) => decimalNumber.test(p))) return null;
   const [first, minutes, seconds] = parts.map(Number) as [number, number?, number?];
 
   if (parts.length === 1) {

@@ -4,6 +4,7 @@
  * Where layers explain each other (a GNSS antenna fault starves the reference clock, the PTP
  * grandmaster and the port), the findings merge into one with the likely cause first.
  */
+import { cappedNotice } from '../model/capped.js';
 import { leapSecondMismatch } from '../model/decoders.js';
 import type { GnssReceiver, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { lookupTable } from '../model/lookup.js';
@@ -32,7 +33,7 @@ export const defaultThresholds: Thresholds = {
 };
 
 /** What a finding is about; used to merge cause and effect. */
-export type Topic = 'unreachable' | 'unreadable' | 'ntp-sync' | 'ntp-source' | 'ntp-offset' | 'refclock' | 'gnss-working' | 'gnss-antenna' | 'gnss-pps' | 'gnss-sats' | 'gnss-leap' | 'ptp-state' | 'ptp-offset' | 'ptp-gm-class';
+export type Topic = 'unreachable' | 'unreadable' | 'list-capped' | 'ntp-sync' | 'ntp-source' | 'ntp-offset' | 'refclock' | 'gnss-working' | 'gnss-antenna' | 'gnss-pps' | 'gnss-sats' | 'gnss-leap' | 'ptp-state' | 'ptp-offset' | 'ptp-gm-class';
 
 export interface Finding {
   rule: string;
@@ -228,6 +229,16 @@ export const rules: Rule[] = [
               : [],
           )
         : [],
+  },
+  {
+    id: 'device-list-capped',
+    section: 'device',
+    checks: 'the device sends no list longer than synctop keeps (256 NTP sources, 64 receivers, 64 recipients; WARNING)',
+    evaluate: (s) =>
+      sections.flatMap((n) => {
+        const sec = s[n];
+        return sec.ok ? (sec.data.capped ?? []).map((c) => ({ severity: 'warning' as const, topic: 'list-capped' as const, message: cappedNotice(c) })) : [];
+      }),
   },
 ];
 

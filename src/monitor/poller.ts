@@ -10,6 +10,7 @@ import type { OperationName } from '../api/endpoints.js';
 import type { Result } from '../api/errors.js';
 import { normalizeAlarm } from '../model/alarm.js';
 import { toSnapshotError } from '../model/build.js';
+import { withCapped } from '../model/capped.js';
 import { normalizeGnss } from '../model/gnss.js';
 import { normalizeNtp } from '../model/ntp.js';
 import { normalizePtp } from '../model/ptp.js';
@@ -187,7 +188,7 @@ export class Poller implements MonitorController {
     if (name !== 'ptp') {
       const raw = await this.client.call(name as Exclude<OperationName, 'ptp'>);
       if (!raw.ok) return raw;
-      return { ok: true, data: this.normalize(name, raw.data) };
+      return { ok: true, data: withCapped(this.normalize(name, raw.data), raw.capped) };
     }
     const auto = this.opts.ptpPorts === 'auto';
     const discovering = this.ptpIds === null || (auto && (this.rediscoverSoon || this.clock() - this.discoveredAt > this.opts.rediscoverMs));

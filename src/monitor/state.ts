@@ -69,6 +69,8 @@ export interface ReplayPosition {
   /** Epoch ms of the recorded moment now shown. */
   at: number;
   finished: boolean;
+  /** Damaged lines of the recording that were skipped (absent when none). */
+  skipped?: number;
 }
 
 export type SectionStates = Pick<MonitorState, SectionName>;

@@ -4,6 +4,7 @@
  * through the same store the live poller feeds gives back the same panes, events and verdict.
  */
 import { z } from 'zod';
+import { MAX_INTERVAL_S } from '../config.js';
 import { alarmDataSchema, apiErrorSchema, gnssDataSchema, ntpDataSchema, ptpDataSchema } from '../model/snapshot.js';
 
 export const RECORDING_SCHEMA = 'synctop.recording/1';
@@ -13,7 +14,7 @@ export const recordingHeaderSchema = z.object({
   device: z.string(),
   /** A fleet recording (export --record) names its devices; each entry then names its own. */
   devices: z.array(z.string()).optional(),
-  intervalMs: z.number().positive(),
+  intervalMs: z.number().positive().max(MAX_INTERVAL_S * 1000),
   startedAt: z.string(),
   version: z.string(),
 });

@@ -20,8 +20,12 @@ export interface PluginRange {
 
 export type RangeParse = { ok: true; range: PluginRange } | { ok: false; message: string };
 
-/** Plain decimal or exponent notation; the guidelines only show decimals, exponents are a kindness. */
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/**
+ * Plain decimal or exponent notation; the guidelines only show decimals, exponents are a kindness.
+ * Written so that no digit can be matched two ways (`\d+\.?\d*` could split a run of digits at
+ * every place, and took quadratic time on a long one).
+ */
+const NUMBER = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/;
 
 function parseBound(text: string, what: string): number | string {
   if (!NUMBER.test(text)) return `${what} "${text}" is not a number`;

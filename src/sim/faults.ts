@@ -53,7 +53,8 @@ export type SimpleFaultKind =
   | 'truncated-json'
   | 'wrong-types'
   | 'extra-fields'
-  | 'huge';
+  | 'huge'
+  | 'flood';
 
 export type Fault = { kind: SimpleFaultKind } | { kind: 'device'; code: string } | { kind: 'reboot'; seconds: number };
 export type FaultKind = Fault['kind'];
@@ -124,6 +125,25 @@ function withExtraFields(value: unknown, depth = 0): unknown {
   for (const [k, v] of Object.entries(value)) copy[k] = withExtraFields(v, depth + 1);
   return { ...copy, vendorExtension: { build: 4711, depth }, firmwareRevision: '3.2.0-rc1' };
 }
+
+/** Items of every list in a flooded answer: empty ones, so 100,000 still fit under the 1 MiB cap. */
+const FLOOD_ITEMS = 100_000;
+
+const padded = <T>(list: unknown, filler: T): unknown[] => {
+  const items = Array.isArray(list) ? list : [];
+  return [...items, ...Array.from({ length: Math.max(0, FLOOD_ITEMS - items.length) }, () => filler)];
+};
+
+/** Every list of the answer padded to FLOOD_ITEMS: a device gone mad, or a hostile one. */
+const flooders: Record<OperationName, (data: unknown) => unknown> = {
+  ntp: (data) => ({ ...(data as object), sources: padded((data as { sources?: unknown }).sources, {}) }),
+  gnss: (data) => {
+    const [first, ...others] = Array.isArray(data) ? (data as Record<string, unknown>[]) : [];
+    return first ? padded([{ ...first, signal: padded(first.signal, {}) }, ...others], {}) : data;
+  },
+  alarm: (data) => ({ ...(data as object), recipientEmails: padded((data as { recipientEmails?: unknown }).recipientEmails, '') }),
+  ptp: (data) => data,
+};
 
 /** A 50 MB JSON body, streamed in 64 KB chunks with back-pressure and no length announced. */
 function streamHuge(x: FaultExchange): void {
@@ -236,6 +256,13 @@ export const faults: Record<FaultKind, FaultEntry> = {
     respond: (x) => {
       const envelope = { ...(withExtraFields(x.envelope) as Envelope), traceId: 'sim-extra-fields' };
       sendRaw(x.res, 200, 'application/json', JSON.stringify(envelope));
+    },
+  },
+  flood: {
+    doc: 'every list padded to 100,000 items under the 1 MiB cap: NTP sources, GNSS receivers and the first one\'s signals, mail recipients',
+    respond: (x) => {
+      const data = x.envelope.data;
+      sendRaw(x.res, 200, 'application/json', JSON.stringify(data === undefined ? x.envelope : { ...x.envelope, data: flooders[x.op](data) }));
     },
   },
   huge: {

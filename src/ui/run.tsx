@@ -12,7 +12,8 @@ import { render } from 'ink';
 import type { Instance, RenderOptions } from 'ink';
 import type { MonitorController } from '../monitor/state.js';
 import { App } from './App.js';
-import { LineDiffWriter } from './terminal/line-diff-writer.js';
+import { HANGUP_EXIT_CODE, TerminalWatch } from './terminal/hangup.js';
+import { LineDiffWriter, type TerminalOut } from './terminal/line-diff-writer.js';
 import { coalesceRoutineUpdates } from './terminal/render-cadence.js';
 import { writeScreendump } from './terminal/screendump.js';
 
@@ -20,7 +21,14 @@ export const ENTER_ALT_SCREEN = '\x1b[?1049h\x1b[H';
 export const LEAVE_ALT_SCREEN = '\x1b[?1049l';
 export const SHOW_CURSOR = '\x1b[?25h';
 
-const signalExitCodes: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+/** SIGHUP is the terminal going away: TerminalWatch answers it, with the I/O errors that come with it. */
+const signalExitCodes: Record<string, number> = { SIGINT: 130, SIGTERM: 143 };
+
+/** How the live monitor ended, for the caller's last steps. */
+export interface RunOutcome {
+  /** The terminal went away (SIGHUP, EIO/EPIPE): exit with HANGUP_EXIT_CODE after releaseTerminal(). */
+  terminalLost: boolean;
+}
 
 export interface RunOptions {
   color: boolean;
@@ -48,10 +56,27 @@ export interface RunOptions {
   stderr?: NodeJS.WriteStream;
 }
 
-export function runLiveMonitor(controller: MonitorController, opts: RunOptions): Promise<void> {
+export function runLiveMonitor(controller: MonitorController, opts: RunOptions): Promise<RunOutcome> {
   const stdout = opts.stdout ?? process.stdout;
   const stderr = opts.stderr ?? process.stderr;
-  const writer = new LineDiffWriter(stdout, { mode: opts.lineDiff === false ? 'passthrough' : 'diff' });
+  const stdin = opts.stdin ?? process.stdin;
+  const watch = new TerminalWatch([stdout, stdin, stderr]);
+  // Once a write or read has failed, nothing more is sent: there is no one to see it.
+  const terminal: TerminalOut = {
+    write: (chunk) => (watch.ioFailed ? true : stdout.write(chunk)),
+    get columns() {
+      return stdout.columns;
+    },
+    get rows() {
+      return stdout.rows;
+    },
+    get isTTY() {
+      return stdout.isTTY;
+    },
+    on: (event, listener) => stdout.on(event, listener),
+    off: (event, listener) => stdout.off(event, listener),
+  };
+  const writer = new LineDiffWriter(terminal, { mode: opts.lineDiff === false ? 'passthrough' : 'diff' });
   opts.onWriter?.(writer);
   const cadence = opts.coalesce === false ? null : coalesceRoutineUpdates(controller);
   const viewed = cadence?.controller ?? controller;
@@ -73,14 +98,14 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
       // A half-parsed update is not worth more than restoring the terminal.
     }
     try {
-      stdout.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
+      terminal.write(LEAVE_ALT_SCREEN + SHOW_CURSOR);
     } catch {
       // The terminal may already be gone (SIGHUP); nothing left to restore.
     }
   };
 
   stdout.write(ENTER_ALT_SCREEN);
-  return new Promise<void>((resolve) => {
+  return new Promise<RunOutcome>((resolve) => {
     let instance: Instance | undefined;
     let failure: unknown = null;
     const quit = () => instance?.unmount();
@@ -88,12 +113,18 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
       process.exitCode = signalExitCodes[signal] ?? 1;
       quit();
     };
+    // The terminal went away: stop drawing and end the way q does, quietly, with 129.
+    watch.onLost(() => {
+      process.exitCode = HANGUP_EXIT_CODE;
+      quit();
+    });
     const onCrash = (err: unknown) => {
       failure ??= err;
       if (instance) instance.unmount();
       else finish();
     };
     const detach = () => {
+      watch.dispose();
       for (const s of Object.keys(signalExitCodes)) process.off(s, onSignal);
       process.off('uncaughtException', onCrash);
       process.off('unhandledRejection', onCrash);
@@ -105,12 +136,12 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
       finished = true;
       detach();
       restore();
-      if (failure !== null) {
+      if (failure !== null && watch.lost === null) {
         const text = failure instanceof Error ? (failure.stack ?? failure.message) : String(failure);
         stderr.write(`synctop: the live monitor stopped on an error:\n${text}\n`);
         process.exitCode = 1;
       }
-      resolve();
+      resolve({ terminalLost: watch.lost !== null });
     }
 
     for (const s of Object.keys(signalExitCodes)) process.on(s, onSignal);

@@ -15,7 +15,8 @@ import { fitLine, lineWidth } from './fit.js';
 /** "▶ REPLAY 120/5400 x4 2026-11-22 14:02:11": where in the recording, how fast, which moment. */
 export function replayText(replay: ReplayPosition, glyphs: Glyphs, paused: boolean): string {
   const end = replay.finished ? ' (end)' : '';
-  return `${paused ? '' : `${glyphs.selected} `}REPLAY ${replay.position}/${replay.total} x${replay.speed} ${dateTime(replay.at)}${end}`;
+  const skipped = replay.skipped ? `, ${replay.skipped} damaged line${replay.skipped === 1 ? '' : 's'} skipped` : '';
+  return `${paused ? '' : `${glyphs.selected} `}REPLAY ${replay.position}/${replay.total} x${replay.speed} ${dateTime(replay.at)}${end}${skipped}`;
 }
 
 export function statusLine(state: MonitorState, glyphs: Glyphs): Line {

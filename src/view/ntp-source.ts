@@ -2,6 +2,7 @@
  * One NTP source -> one table row (k9s style: a pure function of the data), plus the one-line
  * detail of the selected source and the pane's status line.
  */
+import { formatCount } from '../model/capped.js';
 import { describeReach } from '../model/decoders.js';
 import type { NtpData, NtpSource } from '../model/snapshot.js';
 import { spread, STATS_WINDOW } from '../monitor/stats.js';
@@ -123,13 +124,14 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
   ];
 }
 
-/** "* synchronized  to ntp1.example  · 4 sources" */
+/** "* synchronized  to ntp1.example  · 4 sources"; a cut list says so: "showing 256 of 100,000 sources". */
 export function ntpStatusLine(data: NtpData): Line {
   const overall = styleOf(ntpOverallStates, data.overallStatus);
   const count = data.sourceCount ?? data.sources.length;
+  const cut = data.capped?.find((c) => c.list === 'NTP sources');
   return [
     cell(`${overall.symbol} ${overall.word}`, overall.token, true),
     data.syncSource === null ? cell('  no sync source', 'warn') : cell(`  to ${data.syncSource}`, 'ok', true),
-    cell(`  ${count} source${count === 1 ? '' : 's'}`, 'muted'),
+    cut ? cell(`  showing ${cut.kept} of ${formatCount(cut.sent)} sources`, 'warn') : cell(`  ${count} source${count === 1 ? '' : 's'}`, 'muted'),
   ];
 }

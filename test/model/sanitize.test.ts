@@ -37,6 +37,19 @@ describe('sanitizeText escapes what could tamper with the terminal', () => {
   });
 });
 
+describe('sanitizeText replaces unassigned and private-use code points', () => {
+  // string-width counts these as one column and tmux as none: the screen model would drift.
+  it.each<[string, string, string]>([
+    ['unassigned U+103FF', 'a\u{103FF}b', 'a\uFFFDb'],
+    ['private use U+E000', '\uE000x', '\uFFFDx'],
+    ['supplementary private use U+F0000 and U+10FFFD', '\u{F0000}\u{10FFFD}', '\uFFFD\uFFFD'],
+    ['noncharacters U+FFFE and U+FFFF', '\uFFFE\uFFFF', '\uFFFD\uFFFD'],
+  ])('%s', (_name, input, expected) => {
+    expect(sanitizeText(input)).toBe(expected);
+    expect(sanitizeText(sanitizeText(input))).toBe(expected);
+  });
+});
+
 describe('sanitizeText leaves ordinary text alone', () => {
   it.each<[string, string]>([
     ['ASCII', 'ntp1.example.org'],

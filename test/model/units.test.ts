@@ -243,6 +243,11 @@ describe('parseCoordinate', () => {
     [Number.NaN, 'lat', null],
     [Number.POSITIVE_INFINITY, 'lon', null],
     ['22.5.3N', 'lat', null],
+    // Spaces are not a degree/minute separator; around a mark they are fine.
+    ['1   1', 'lat', null],
+    ['22 30N', 'lat', null],
+    [`31° 30' 15.2" N`, 'lat', 31 + 30 / 60 + 15.2 / 3600],
+    ["22.5 ' N", 'lat', 22.5],
     ['abc', 'lat', null],
     [null, 'lat', null],
     [undefined, 'lon', null],

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DeviceClient } from '../../src/api/client.js';
 import { Poller } from '../../src/monitor/poller.js';
 import { startRecording } from '../../src/record/recorder.js';
-import { loadRecording, parseRecording, RecordingError, ReplayController } from '../../src/record/replay.js';
+import { loadRecording, RecordingError, ReplayController } from '../../src/record/replay.js';
 import { startSimulator } from '../../src/sim/server.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'synctop-rec-'));
@@ -42,7 +42,7 @@ describe('record and replay', () => {
     const liveState = live.getState();
     expect(liveState.events.length).toBeGreaterThan(0);
 
-    const rec = loadRecording(file);
+    const rec = await loadRecording(file);
     expect(rec.header.device).toBe(liveState.device);
     const replay = new ReplayController(rec, 1000);
     replay.setPaused(true);
@@ -58,13 +58,13 @@ describe('record and replay', () => {
     // PTP port 0 went through its acquisition on the way: the events say so.
     expect(s.events.newestFirst().some((e) => /PTP port 0 .* -> /.test(e.message))).toBe(true);
     // Ages are measured against the recorded clock.
-    expect(replay.now()).toBe(Date.parse(rec.entries[rec.entries.length - 1]!.at));
+    expect(replay.now()).toBe(rec.atMs(rec.count - 1));
   });
 
   it('steps back to an earlier moment with that moment\'s events', async () => {
     const file = join(dir, 'steps.jsonl');
     await recordSession(file, { showSecrets: false });
-    const replay = new ReplayController(loadRecording(file), 1);
+    const replay = new ReplayController(await loadRecording(file), 1);
     replay.setPaused(true);
     replay.start();
     for (let i = 0; i < 10; i++) replay.step(1);
@@ -81,7 +81,7 @@ describe('record and replay', () => {
   it('plays by itself at the given speed', async () => {
     const file = join(dir, 'auto.jsonl');
     await recordSession(file, { showSecrets: false });
-    const replay = new ReplayController(loadRecording(file), 50);
+    const replay = new ReplayController(await loadRecording(file), 50);
     replay.start();
     const deadline = Date.now() + 5000;
     while (!replay.getState().replay!.finished && Date.now() < deadline) await sleep(20);
@@ -104,17 +104,17 @@ describe('record and replay', () => {
   it.each([
     ['not a recording', 'hello\n', /is not a synctop recording \(its first line is not JSON\)/],
     ['another JSON file', '{"a":1}\n', /is not a synctop recording \(expected "synctop.recording\/1"/],
-    ['a truncated line', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n{"at":"2026-`, /line 2 is not JSON/],
-    ['a wrong field', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n${JSON.stringify({ at: '2026-01-01T00:00:00Z', section: 'ntp', result: { ok: true, data: { overallStatus: 5 } } })}\n`, /line 2: result/],
-    ['no results', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n`, /holds no poll results/],
-  ])('refuses %s with a sentence naming the line', (_name, text, message) => {
-    expect(() => parseRecording(text, 'f.jsonl')).toThrow(RecordingError);
-    expect(() => parseRecording(text, 'f.jsonl')).toThrow(message);
+    ['no results', `${JSON.stringify({ schema: 'synctop.recording/1', device: 'x', intervalMs: 1000, startedAt: 'y', version: 'z' })}\n`, /holds no poll results$/],
+    ['an empty file', '', /is empty: not a synctop recording/],
+  ])('refuses %s with a sentence', async (name, text, message) => {
+    const file = join(dir, `refused-${name.replace(/\W/g, '-')}.jsonl`);
+    writeFileSync(file, text);
+    await expect(loadRecording(file)).rejects.toThrow(RecordingError);
+    await expect(loadRecording(file)).rejects.toThrow(message);
   });
 
-  it('names a missing file', () => {
-    writeFileSync(join(dir, 'x'), '');
-    expect(() => loadRecording(join(dir, 'nope.jsonl'))).toThrow(/no such file/);
+  it('names a missing file', async () => {
+    await expect(loadRecording(join(dir, 'nope.jsonl'))).rejects.toThrow(/no such file/);
   });
 });
 
@@ -137,16 +137,16 @@ describe('an exporter recording', () => {
     await sleep(1500);
     await exporter.close();
 
-    const first = loadRecording(file);
+    const first = await loadRecording(file);
     expect(first.header.device).toBe(a.url);
-    expect(first.entries.every((e) => e.device === a.url)).toBe(true);
-    const second = loadRecording(file, { device: b.url });
+    expect(Array.from({ length: first.count }, (_, i) => first.entry(i)!.device).every((d) => d === a.url)).toBe(true);
+    const second = await loadRecording(file, { device: b.url });
     const replay = new ReplayController(second, 1000);
     replay.setPaused(true);
     replay.start();
     while (!replay.getState().replay!.finished) replay.step(1);
     expect(replay.getState().ntp.data?.overallStatus).toBe('Not synchronized');
-    expect(() => loadRecording(file, { device: 'http://elsewhere' })).toThrow(/holds no device http:\/\/elsewhere; it holds/);
+    await expect(loadRecording(file, { device: 'http://elsewhere' })).rejects.toThrow(/holds no device http:\/\/elsewhere; it holds/);
     expect(readFileSync(file, 'utf8')).not.toContain('Demo-Smtp-Pa55');
   });
 });

@@ -41,7 +41,7 @@ describe('replay on screen', () => {
     const live = poller.getState();
     const lastEvent = live.events.newestFirst()[0]!;
 
-    const replay = new ReplayController(loadRecording(file), 1);
+    const replay = new ReplayController(await loadRecording(file), 1);
     replay.setPaused(true);
     replay.start();
     while (!replay.getState().replay!.finished) replay.step(1);

@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakeIn, FakeOut } from './fake-terminal.js';
@@ -62,6 +62,18 @@ describe('writeScreendump', () => {
     await expect(writeScreendump({ screen: 'x', snapshot, dirs: [missing] })).rejects.toThrow(
       `could not save the screendump: no writable directory among ${missing} (ENOENT)`,
     );
+  });
+
+  it('a directory name cannot reach the terminal raw: escape sequences escaped, unassigned code points replaced', async () => {
+    // cd into such a directory, press s: the notice named it raw and retitled the pane.
+    const dir = join(tempDir(), '\x1b]0;pwned\x07\x1b[2J\u{103FF}');
+    mkdirSync(dir);
+    const sentence = await writeScreendump({ screen: 'x', snapshot, dirs: [dir] });
+    expect(sentence).toMatch(/^screendump saved to .*\\x1b\]0;pwned\\x07\\x1b\[2J\uFFFD\/synctop-screendump-/);
+    expect(sentence).not.toMatch(/[\x00-\x1f\x7f]/);
+    const refused = writeScreendump({ screen: 'x', snapshot, dirs: [join(dir, 'gone')] });
+    await expect(refused).rejects.toThrow(/\\x1b\]0;pwned\\x07.*\(ENOENT\)/);
+    await expect(refused).rejects.not.toThrow(/[\x00-\x1f\x7f]/);
   });
 
   it('says so when there is no snapshot', async () => {

@@ -55,6 +55,27 @@ describe('runLiveMonitor', () => {
     expect(process.listenerCount(signal)).toBe(before);
   });
 
+  it.each(['EIO', 'EPIPE'])('%s writing to the terminal: drawing stops, the run ends quietly with 129', async (code) => {
+    const { stdout, stderr, done } = start();
+    await settle();
+    stdout.emit('error', Object.assign(new Error(`write ${code}`), { code, syscall: 'write' }));
+    const written = stdout.chunks.length;
+    const outcome = await done;
+    expect(outcome).toEqual({ terminalLost: true });
+    expect(process.exitCode).toBe(129);
+    // Nothing more is sent to a terminal that is gone, and nothing is said about it.
+    expect(stdout.chunks.length).toBe(written);
+    expect(stderr.text).toBe('');
+  });
+
+  it('EIO reading the keyboard ends the run the same way', async () => {
+    const { stdin, stderr, done } = start();
+    await settle();
+    stdin.emit('error', Object.assign(new Error('read EIO'), { code: 'EIO', syscall: 'read' }));
+    expect(await done).toEqual({ terminalLost: true });
+    expect(stderr.text).toBe('');
+  });
+
   it('a crash restores the screen, then prints the error in plain text', async () => {
     const controller = fakeController(healthyState());
     controller.getState = (): MonitorState => {

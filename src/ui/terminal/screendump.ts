@@ -7,6 +7,7 @@
 import { open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sanitizePath } from '../../model/sanitize.js';
 
 export interface ScreendumpInput {
   /** The screen as plain text (no escape sequences). */
@@ -33,7 +34,10 @@ export function screendumpText(screen: string, snapshot: unknown): string {
   return `${screen.replace(/\n+$/, '')}\n\n${json}\n`;
 }
 
-/** Writes the dump; resolves with "screendump saved to PATH", rejects with a sentence. */
+/**
+ * Writes the dump; resolves with "screendump saved to PATH", rejects with a sentence. Both go to
+ * the screen, so the current directory's name in them is sanitized.
+ */
 export async function writeScreendump(input: ScreendumpInput): Promise<string> {
   const now = input.now ?? new Date();
   const dirs = input.dirs ?? [process.cwd(), tmpdir()];
@@ -42,10 +46,10 @@ export async function writeScreendump(input: ScreendumpInput): Promise<string> {
   for (const dir of dirs) {
     try {
       const path = await writeNew(dir, now, body);
-      return `screendump saved to ${path}`;
+      return `screendump saved to ${sanitizePath(path)}`;
     } catch (err) {
       const e = err as NodeJS.ErrnoException;
-      failures.push(`${resolve(dir)} (${e.code ?? e.message})`);
+      failures.push(`${sanitizePath(resolve(dir))} (${e.code ?? sanitizePath(e.message)})`);
     }
   }
   throw new Error(`could not save the screendump: no writable directory among ${failures.join(', ')}`);
