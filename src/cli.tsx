@@ -218,6 +218,7 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
 
 async function live(config: Config, profile: string | undefined, sim?: { close(): Promise<void> }) {
   if (!process.stdout.isTTY) fail('the live monitor needs a terminal; use --once or --json for scripts');
+  (await import('./ui/heap.js')).sizeHeapForLiveView();
   // A live view on a terminal is live even when CI is set in the environment: Ink would
   // otherwise hold every frame back until exit.
   delete process.env.CI;
@@ -268,6 +269,7 @@ async function replay(): Promise<void> {
   const file = rest[0];
   if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
   if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
+  (await import('./ui/heap.js')).sizeHeapForLiveView();
   const speed = flags.speed ?? 1;
   if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
   const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
