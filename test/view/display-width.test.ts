@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import stringWidth from 'string-width';
 import displayWidth, { DISPLAY_WIDTH_MEMO_SIZE, displayWidthMemoSize } from '../../src/view/display-width.js';
 
@@ -31,5 +32,26 @@ describe('displayWidth: string-width, remembered', () => {
     expect(displayWidthMemoSize()).toBeLessThanOrEqual(DISPLAY_WIDTH_MEMO_SIZE);
     const long = '─'.repeat(5000);
     expect(displayWidth(long)).toBe(5000);
+  });
+});
+
+describe('displayWidth: the narrow fast path agrees with string-width', () => {
+  // Every character the fast path counts, its neighbours on both sides, and SGR sequences.
+  const alphabet = [
+    ...Array.from({ length: 0x300 - 0x18 }, (_, i) => String.fromCharCode(0x18 + i)),
+    ...Array.from({ length: 0xa4 }, (_, i) => String.fromCharCode(0x24fe + i)),
+    '\u2025', '\u2026', '\u2027', '\u0300', '\u200d', '\ufe0f', '\x1b[m', '\x1b[1;32m', '\x1b[39m', '\x1b[2K', '\x1b', '[', 'm', '東', '👍',
+  ];
+  it('for random strings over that alphabet', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        expect(displayWidth(text)).toBe(stringWidth(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('for every single character of that alphabet', () => {
+    for (const ch of alphabet) expect(displayWidth(`a${ch}b`), JSON.stringify(ch)).toBe(stringWidth(`a${ch}b`));
   });
 });
