@@ -113,9 +113,9 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
   const eventsVersion = state.events.version;
 
   return (
-    <Box flexDirection="column" width={width} height={plan.frameHeight} overflow="hidden" flexShrink={0}>
+    <Box flexDirection="column" width={width} height={plan.frameHeight} overflowY="hidden" flexShrink={0}>
       <Header lines={header} width={width} />
-      <Box flexDirection="column" width={width} height={bodyHeight} overflow="hidden" flexShrink={0}>
+      <Box flexDirection="column" width={width} height={bodyHeight} overflowY="hidden" flexShrink={0}>
         {ui.overlay === 'help' ? (
           <HelpOverlay width={width} height={bodyHeight} />
         ) : ui.overlay === 'findings' ? (
@@ -128,7 +128,7 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
               return <StyledLine key={`s-${block.pane}`} line={sectionSummary(block.pane, state, now, display, ui.eventsSeenAt)} width={width} />;
             }
             return (
-              <Box key={`b-${i}`} flexDirection="row" width={width} height={block.height} overflow="hidden" flexShrink={0}>
+              <Box key={`b-${i}`} flexDirection="row" width={width} height={block.height} overflowY="hidden" flexShrink={0}>
                 {block.columns.map((column, j) => (
                   <Box key={j} flexDirection="column" width={column.width} marginLeft={j > 0 ? PANE_GAP : 0} flexShrink={0}>
                     {column.slots.map((slot) => {

@@ -12,12 +12,16 @@
  *   bytes/update   in-process, at the writer boundary: Ink's full redraw (what Ink writes) vs
  *                  what the line-diff writer sends, at 100x30 and 200x60
  *   render time    Ink's onRender renderTime for the `many` scenario at 200x60
+ *   idle           test/bench/idle.ts: synctop at --interval 1, a bare Ink app re-rendering 28
+ *                  coloured rows once a second, and `top -d 1`, side by side in 100x30 ptys,
+ *                  3 repeats at once: CPU over 45 s after warm-up, RSS at 1 minute (the 5-minute
+ *                  reading is its own part, `--only idle5`, five minutes long)
  *   exporter       test/bench/exporter.ts benchExporter (500 devices, 10 s), when present
  *   probe          test/bench/probe.ts: /probe for 500 devices every 10 s, one exporter process,
  *                  then two behind round-robin (latency as the scraper sees it, CPU, RSS)
  *
  * One part alone: `npm run bench -- --only probe` (or BENCH_ONLY=probe; also bytes, render,
- * startup, steady).
+ * startup, steady, idle, idle5).
  */
 import { existsSync, mkdirSync } from 'node:fs';
 import { EventEmitter } from 'node:events';
@@ -75,12 +79,13 @@ function progress(message: string) {
 // Start-up
 // ---------------------------------------------------------------------------------------------
 
-async function buildHello(): Promise<string> {
+/** An anchor app of test/bench/ (hello.tsx, ink-rows.tsx), built with Ink and React unbundled. */
+async function buildAnchor(name: 'hello' | 'ink-rows'): Promise<string> {
   const dir = join(ROOT, 'node_modules/.cache/synctop-bench');
   mkdirSync(dir, { recursive: true });
-  const out = join(dir, 'hello.mjs');
+  const out = join(dir, `${name}.mjs`);
   await build({
-    entryPoints: [join(ROOT, 'test/bench/hello.tsx')],
+    entryPoints: [join(ROOT, `test/bench/${name}.tsx`)],
     outfile: out,
     bundle: true,
     packages: 'external',
@@ -104,7 +109,7 @@ async function timeToMarker(command: string, marker: string): Promise<number> {
 
 async function startup(sim: Sim): Promise<void> {
   progress(`start-up: ${STARTUP_RUNS} runs each`);
-  const hello = await buildHello();
+  const hello = await buildAnchor('hello');
   const cases = [
     { name: 'synctop', cmd: `node ${BIN} ${sim.url}`, marker: MARKER },
     { name: 'hello', cmd: `node ${hello}`, marker: 'hello from a bare Ink app' },
@@ -151,7 +156,7 @@ interface SteadyResult {
 
 /** The floor beside the steady figures: a bare Ink app left running (CPU and RSS while idle). */
 async function idleInkFloor(): Promise<{ cpu: number; rss: number; hwm: number }> {
-  const hello = await buildHello();
+  const hello = await buildAnchor('hello');
   const pty = spawnPty(`node ${hello}`, { columns: 100, rows: 30 }, { ...process.env, NODE_ENV: 'production' });
   try {
     await pty.waitFor('hello from a bare Ink app');
@@ -373,6 +378,60 @@ async function renderTime(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Idle cost against the bare Ink app and top, side by side
+// ---------------------------------------------------------------------------------------------
+
+const IDLE_REPEATS = 3;
+const IDLE_WARMUP_MS = 10_000;
+const IDLE_CPU_WINDOW_MS = 45_000;
+
+async function idle(rssAtMs: number[]): Promise<void> {
+  const { benchIdle } = await import('./idle.js');
+  const inkRows = await buildAnchor('ink-rows');
+  const r = await benchIdle({
+    synctop: `node ${BIN}`,
+    inkRows: `node ${inkRows}`,
+    marker: MARKER,
+    startSimulator: () => startSimulator({ scenario: 'healthy' }),
+    repeats: IDLE_REPEATS,
+    warmupMs: IDLE_WARMUP_MS,
+    cpuWindowMs: IDLE_CPU_WINDOW_MS,
+    rssAtMs,
+    progress,
+  });
+  const spread = (xs: number[], digits: number, unit: string) =>
+    `${fmt(median(xs), digits)}${unit} (${fmt(Math.min(...xs), digits)}-${fmt(Math.max(...xs), digits)})`;
+  const names = { synctop: 'synctop --interval 1', ink: 'bare Ink, 28 rows 1/s', top: 'top -d 1' } as const;
+  const inkCpu = median(r.ink.map((s) => s.cpuPercent));
+  for (const who of ['synctop', 'ink', 'top'] as const) {
+    const cpu = r[who].map((s) => s.cpuPercent);
+    if (cpu.length === 0) continue;
+    const m = median(cpu);
+    rows.push({
+      figure: `idle CPU, ${names[who]} (${IDLE_CPU_WINDOW_MS / 1000} s, median (min-max) of ${cpu.length})`,
+      value: spread(cpu, 2, '%'),
+      ratio: `${fmt(m / inkCpu, 2)}x`,
+      ...(who === 'synctop' ? { goal: '<= 1.2x Ink, <= 1.5%', met: m <= 1.2 * inkCpu && m <= 1.5 } : {}),
+    });
+  }
+  rssAtMs.forEach((at, i) => {
+    const inkRss = median(r.ink.map((s) => s.rssMb[i]!));
+    for (const who of ['synctop', 'ink', 'top'] as const) {
+      const rss = r[who].map((s) => s.rssMb[i]!);
+      if (rss.length === 0) continue;
+      const m = median(rss);
+      rows.push({
+        figure: `  RSS at ${at / 60_000} min, ${names[who]}`,
+        value: spread(rss, 1, ' MB'),
+        ratio: `${fmt(m / inkRss, 2)}x`,
+        ...(who === 'synctop' ? { goal: '<= 1.0x Ink (stretch 100 MB)', met: m <= inkRss } : {}),
+      });
+    }
+  });
+  rows.push({ figure: '  (ratios: medians against the bare Ink app of the same run)', value: '' });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Exporter
 // ---------------------------------------------------------------------------------------------
 
@@ -458,7 +517,9 @@ async function main(): Promise<void> {
     } else if (only === 'steady') {
       const [one, two] = await Promise.all([steady(1, true), steady(2, false), idleInkFloor().then((f) => (inkFloor = f))]);
       steadyRows(one, two);
-    } else throw new Error(`--only takes bytes, render, startup, steady or probe (got ${only})`);
+    } else if (only === 'idle') await idle([60_000]);
+    else if (only === 'idle5') await idle([60_000, 300_000]);
+    else throw new Error(`--only takes bytes, render, startup, steady, idle, idle5 or probe (got ${only})`);
     printTable();
     return;
   }
@@ -480,6 +541,7 @@ async function main(): Promise<void> {
   await renderTime();
   const [one, two] = await steadyRuns;
   steadyRows(one, two);
+  await idle([60_000]);
   await exporter();
   await probeBench();
   const total = (performance.now() - benchStarted) / 1000;

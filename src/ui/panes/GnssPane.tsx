@@ -77,12 +77,12 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {rx ? <StyledLine line={gnssReceiverTabs(receivers, index, display.glyphs)} width={width} /> : null}
       {leap ? <StyledLine line={leap} width={width} /> : null}
       {rx ? (
-        <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflow="hidden">
-          <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflow="hidden">
+        <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflowY="hidden">
+          <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflowY="hidden">
             <FieldGrid fields={fields} width={fieldWidth} height={fieldRows} />
           </Box>
           {side ? <Box width={2} flexShrink={0} /> : null}
-          <Box flexDirection="column" width={side ? SAT_WIDTH : width} flexShrink={0} overflow="hidden">
+          <Box flexDirection="column" width={side ? SAT_WIDTH : width} flexShrink={0} overflowY="hidden">
             {sats.slice(0, Math.max(0, side ? body : body - fieldRows)).map((line, i) => (
               <StyledLine key={i} line={line} width={side ? SAT_WIDTH : width} />
             ))}

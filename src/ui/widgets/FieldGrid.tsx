@@ -67,7 +67,7 @@ export function FieldGrid({ fields, width, height, maxValueWidth = 40 }: { field
   const shown = fits ? lines : lines.slice(0, Math.max(0, height - 1));
   const hidden = lines.length - shown.length;
   return (
-    <Box flexDirection="column" width={width} height={shown.length + (fits ? 0 : 1)} overflow="hidden">
+    <Box flexDirection="column" width={width} height={shown.length + (fits ? 0 : 1)} overflowY="hidden">
       {shown.map((line, i) => (
         <StyledLine key={i} line={line} width={width} />
       ))}

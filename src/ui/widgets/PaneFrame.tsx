@@ -41,10 +41,10 @@ export function PaneFrame({
   const used = head.reduce((s, c) => s + stringWidth(c.text), 0);
   head.push(cell(rule.repeat(Math.max(0, width - used)), focused ? 'focus' : 'muted'));
   return (
-    <Box flexDirection="column" width={width} height={height} overflow="hidden" flexShrink={0}>
+    <Box flexDirection="column" width={width} height={height} overflowY="hidden" flexShrink={0}>
       <StyledLine line={head} width={width} />
       {height > 1 ? (
-        <Box flexDirection="column" width={width} height={height - 1} overflow="hidden">
+        <Box flexDirection="column" width={width} height={height - 1} overflowY="hidden">
           {children}
         </Box>
       ) : null}

@@ -23,7 +23,7 @@ export const StyledLine = memo(function StyledLine({ line, width, inverse }: { l
   const { glyphs } = useDisplay();
   const fitted = fitLine(line, width, glyphs.ellipsis);
   return (
-    <Box width={width} height={1} flexShrink={0} overflow="hidden">
+    <Box width={width} height={1} flexShrink={0} overflowY="hidden">
       {createElement(
         'ink-text',
         { style: { width, height: 1, flexShrink: 0, flexGrow: 0, flexDirection: 'row', textWrap: 'truncate' } },

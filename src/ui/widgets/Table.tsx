@@ -67,7 +67,7 @@ export function Table<K extends string>({ columns, rows, width, height, selected
 
   if (height <= 0) return null;
   return (
-    <Box flexDirection="column" width={width} height={Math.min(height, 1 + visible.length + (overflow ? 1 : 0))} overflow="hidden">
+    <Box flexDirection="column" width={width} height={Math.min(height, 1 + visible.length + (overflow ? 1 : 0))} overflowY="hidden">
       <StyledLine line={render(null, false)} width={width} />
       {visible.map((row, i) => (
         <StyledLine key={start + i} line={render(row, start + i === selected)} width={width} />

@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+/**
+ * npm run build: the one bundle (dist/synctop.js and its lazily loaded chunks).
+ *
+ * One substitution: `string-width`, as imported by our code, Ink, widest-line and
+ * cli-truncate, is src/view/display-width.ts (the same function with a memo across frames; see
+ * there why). Ink itself is bundled unmodified. wrap-ansi keeps its own string-width 7.
+ *
+ *   node scripts/build.mjs [--outdir DIR] [--no-minify]   (unminified: for CPU profiles)
+ */
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const displayWidth = fileURLToPath(new URL('../src/view/display-width.ts', import.meta.url));
+const outdirAt = process.argv.indexOf('--outdir');
+const outdir = outdirAt > 0 ? process.argv[outdirAt + 1] : 'dist';
+
+/** Every `string-width` import that would resolve to the top-level package goes to the memo. */
+const memoizedStringWidth = {
+  name: 'memoized-string-width',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, async (args) => {
+      if (args.importer === displayWidth || args.pluginData === 'real') return undefined;
+      const real = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: 'real' });
+      const topLevel = await b.resolve(args.path, { kind: args.kind, resolveDir: root, pluginData: 'real' });
+      // A nested copy of another major (wrap-ansi's) stays as it is.
+      return real.path === topLevel.path ? { path: displayWidth } : undefined;
+    });
+  },
+};
+
+await build({
+  absWorkingDir: root,
+  entryPoints: ['src/cli.tsx'],
+  bundle: true,
+  splitting: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'esm',
+  minify: !process.argv.includes('--no-minify'),
+  legalComments: 'none',
+  outdir,
+  entryNames: 'synctop',
+  chunkNames: 'chunks/[name]-[hash]',
+  define: { 'process.env.NODE_ENV': '"production"' },
+  external: ['react-devtools-core'],
+  banner: { js: "#!/usr/bin/env node\nimport{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
+  plugins: [memoizedStringWidth],
+  logLevel: 'info',
+});

@@ -1,0 +1,95 @@
+/**
+ * Idle cost beside its anchors, side by side in one run: synctop polling a simulated device at
+ * `--interval 1`, a bare Ink 6 app re-rendering 28 coloured rows once a second (ink-rows.tsx),
+ * and procps `top -d 1` where present, each in its own 100x30 pseudo-terminal. The repeats run
+ * at the same time (each synctop against its own simulator), so every process sees the same
+ * machine: on a shared, noisy host only ratios measured together mean anything.
+ *
+ * CPU is % of one core over a window after warm-up; RSS is read at fixed ages of the processes
+ * (1 minute; and 5 minutes when asked, which makes the part five minutes long).
+ */
+import { execFileSync } from 'node:child_process';
+import { processSample, spawnPty, type PtyProcess } from './pty.js';
+
+export interface IdleOptions {
+  /** node + path of dist/synctop.js (and any extra node flags). */
+  synctop: string;
+  /** node + path of the built ink-rows app. */
+  inkRows: string;
+  /** Marker on synctop's screen once the device's data is shown. */
+  marker: string;
+  startSimulator: () => Promise<{ url: string; close(): Promise<void> }>;
+  repeats: number;
+  warmupMs: number;
+  cpuWindowMs: number;
+  /** Ages (ms since spawn) at which RSS is read, ascending. */
+  rssAtMs: number[];
+  progress?: (message: string) => void;
+}
+
+export interface IdleSample {
+  cpuPercent: number;
+  /** MB, one per rssAtMs. */
+  rssMb: number[];
+}
+
+export type IdleResult = Record<'synctop' | 'ink' | 'top', IdleSample[]>;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function topPresent(): boolean {
+  try {
+    execFileSync('top', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function measure(pty: PtyProcess, marker: string, started: number, o: IdleOptions): Promise<IdleSample> {
+  await pty.waitFor(marker, 30_000);
+  const pid = pty.programPid();
+  await sleep(Math.max(0, started + o.warmupMs - performance.now()));
+  const s0 = processSample(pid);
+  const t0 = performance.now();
+  await sleep(o.cpuWindowMs);
+  const s1 = processSample(pid);
+  const cpuPercent = ((s1.cpuSeconds - s0.cpuSeconds) / ((performance.now() - t0) / 1000)) * 100;
+  const rssMb: number[] = [];
+  for (const at of o.rssAtMs) {
+    await sleep(Math.max(0, started + at - performance.now()));
+    rssMb.push(processSample(pid).rssMb);
+  }
+  return { cpuPercent, rssMb };
+}
+
+export async function benchIdle(o: IdleOptions): Promise<IdleResult> {
+  const withTop = topPresent();
+  const result: IdleResult = { synctop: [], ink: [], top: [] };
+  const sims = await Promise.all(Array.from({ length: o.repeats }, () => o.startSimulator()));
+  const ptys: PtyProcess[] = [];
+  const size = { columns: 100, rows: 30 };
+  const env = { ...process.env, NODE_ENV: 'production' };
+  try {
+    const started = performance.now();
+    const runs: Promise<void>[] = [];
+    for (const sim of sims) {
+      const app = spawnPty(`${o.synctop} ${sim.url} --interval 1`, size, env);
+      const ink = spawnPty(o.inkRows, size, env);
+      ptys.push(app, ink);
+      runs.push(measure(app, o.marker, started, o).then((s) => void result.synctop.push(s)));
+      runs.push(measure(ink, 'row 28', started, o).then((s) => void result.ink.push(s)));
+      if (withTop) {
+        const top = spawnPty('top -d 1', size, env);
+        ptys.push(top);
+        runs.push(measure(top, 'load average', started, o).then((s) => void result.top.push(s)));
+      }
+    }
+    o.progress?.(`idle: ${o.repeats} x (synctop, bare Ink rows${withTop ? ', top' : ''}) at once, RSS read at ${o.rssAtMs.map((ms) => `${ms / 1000} s`).join(' and ')}`);
+    await Promise.all(runs);
+  } finally {
+    await Promise.all(ptys.map((p) => p.stop()));
+    await Promise.all(sims.map((s) => s.close()));
+  }
+  return result;
+}
