@@ -1,5 +1,5 @@
 /** One GNSS receiver -> tab label, fields and satellite lines. Pure. */
-import { leapSecondMismatch } from '../model/decoders.js';
+import { leapSecondProblem } from '../model/decoders.js';
 import type { GnssReceiver } from '../model/snapshot.js';
 import { formatNumber } from '../model/units.js';
 import type { Glyphs } from './theme.js';
@@ -83,9 +83,9 @@ export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): F
   return fields;
 }
 
-/** "~ GPS leap seconds 18 and BDS 5 should differ by 14 ...": a receiver whose two clocks disagree. */
+/** "~ GPS leap seconds 17 (GPS - UTC is 18 s since 2017-01-01)": a receiver with the wrong leap seconds. */
 export function leapSecondWarning(rx: GnssReceiver): Line | null {
-  const text = leapSecondMismatch(rx.gpsLeapSeconds, rx.bdsLeapSeconds);
+  const text = leapSecondProblem(rx.gpsLeapSeconds, rx.bdsLeapSeconds);
   return text ? [cell(`~ ${text}`, 'warn')] : null;
 }
 

@@ -161,7 +161,7 @@ describe('header verdict', () => {
     s.verdict =
       severity === 'ok'
         ? { severity, findings: [] }
-        : { severity, findings: [{ rule: 'r', severity, section: 'ptp', topic: 'ptp-state', message: 'PTP port 0 LOST' }] };
+        : { severity, findings: [{ rule: 'r', severity, section: 'ptp', subject: 'ptp port 0', topic: 'ptp-state', message: 'PTP port 0 LOST' }] };
     return s;
   };
 
@@ -184,7 +184,7 @@ describe('header verdict', () => {
 
   it('keeps the verdict while the device is unreachable, the banner below it', () => {
     const s = unreachableState();
-    s.verdict = { severity: 'critical', findings: [{ rule: 'device-unreachable', severity: 'critical', section: 'device', topic: 'unreachable', message: 'device unreachable' }] };
+    s.verdict = { severity: 'critical', findings: [{ rule: 'device-unreachable', severity: 'critical', section: 'device', subject: 'device', topic: 'unreachable', message: 'device unreachable' }] };
     const lines = headerLines(s, NOW, uni).map(lineText);
     expect(lines[1]).toMatch(/^! CRITICAL · /);
     expect(lines[2]).toMatch(/^! no answer since/);
@@ -394,7 +394,7 @@ describe('keys d, [, ], s', () => {
 
 describe('bell', () => {
   const verdict = (severity: Severity): MonitorState['verdict'] =>
-    severity === 'ok' ? { severity, findings: [] } : { severity, findings: [{ rule: 'r', severity, section: 'ptp', topic: 'ptp-state', message: 'm' }] };
+    severity === 'ok' ? { severity, findings: [] } : { severity, findings: [{ rule: 'r', severity, section: 'ptp', subject: 'ptp port 0', topic: 'ptp-state', message: 'm' }] };
 
   it('rings once each time the verdict worsens, never when it improves or stays', async () => {
     const state = healthyState();

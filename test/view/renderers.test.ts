@@ -230,7 +230,7 @@ describe('PTP port renderer', () => {
       'path delay': '+1.48µs',
       'master offset': '-8ns',
       'steps removed': '1 (directly attached to the grandmaster)',
-      'rate offset': '+0.012ppm',
+      'rate offset': '+12.0ppb',
       'GM present': '* yes',
       'GM identity': '001122.3344.556677',
       'parent port': '001122.3344.556677-1',
@@ -263,7 +263,7 @@ describe('PTP port renderer', () => {
   });
 
   it('explains clock class and accuracy', () => {
-    expect(clockClassText(248)).toBe('248 (default: not synchronized to any reference)');
+    expect(clockClassText(248)).toBe('248 (free-running: default, not synchronized to any reference)');
     expect(clockClassText(7)).toBe('7 (holdover, within specification)');
     expect(clockClassText(99)).toBe('99 (alternate PTP profile)');
     expect(clockClassText(null)).toBe('-');
@@ -319,8 +319,8 @@ describe('header, sections and summaries', () => {
     s.verdict = {
       severity: 'warning',
       findings: [
-        { rule: 'ptp-state', severity: 'warning', section: 'ptp', topic: 'ptp-state', message: 'PTP port 1 ACQUIRING' },
-        { rule: 'ntp-source', severity: 'warning', section: 'ntp', topic: 'ntp-source', message: 'time.bad.example is a false ticker' },
+        { rule: 'ptp-state', severity: 'warning', section: 'ptp', subject: 'ptp port 1', topic: 'ptp-state', message: 'PTP port 1 ACQUIRING' },
+        { rule: 'ntp-source', severity: 'warning', section: 'ntp', subject: 'ntp source time.bad.example', topic: 'ntp-source', message: 'time.bad.example is a false ticker' },
       ],
     };
     const lines = headerLines(s, NOW, uni);
