@@ -328,10 +328,8 @@ export const rules: Rule[] = [
     id: 'ntp-former-sync-source',
     section: 'ntp',
     checks: 'the source that was the sync source did not become Not selectable (seen over successive polls; WARNING)',
-    evaluate: observedAs('ntp-former-sync-source', (s, o) => {
-      const src = ntpSources(s).find((x) => x.name === o.source);
-      return src ? sourceTopic(src) : 'ntp-source';
-    }),
+    // A reference clock not selectable says so already (ntp-refclock-unselectable).
+    evaluate: (s, c) => observedAs('ntp-former-sync-source', () => 'ntp-source')(s, c).filter((f) => !ntpSources(s).some((src) => isRefclock(src) && subjects.ntpSource(src.name) === f.subject)),
   },
   {
     id: 'ntp-offset',

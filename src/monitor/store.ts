@@ -13,8 +13,9 @@ import {
   type Snapshot,
 } from '../model/snapshot.js';
 import { diffSnapshots } from './events.js';
-import { evaluateHealth, type Thresholds } from './health.js';
+import { collectFindings, evaluateHealth, findingKey, type Thresholds, type Verdict } from './health.js';
 import { seriesKey, type HistoryStore } from './history.js';
+import { SuccessiveAnswers } from './successive.js';
 import { initialState, type MonitorState, type Reachability, type SectionState } from './state.js';
 
 export type ResultListener = (name: SectionName, result: Section<unknown>, at: number, unreachable: Reachability | null | undefined) => void;
@@ -29,6 +30,10 @@ export class MonitorStore {
   /** The last snapshot in which every section had a result: the base of the next diff. */
   private previous: Snapshot | null = null;
   private readonly resultListeners = new Set<ResultListener>();
+  /** What successive answers tell (frozen data, the former sync source). */
+  private readonly successive = new SuccessiveAnswers();
+  /** Epoch ms each current finding (rule + subject) was first seen: the order in time of cause and effect. */
+  private readonly firstSeen = new Map<string, number>();
 
   constructor(
     readonly device: string,
@@ -93,12 +98,22 @@ export class MonitorStore {
   private commit(patch: Partial<MonitorState>, at: number): void {
     if (sectionNames.every((n) => this.latest[n] !== null)) {
       const snap = this.snapshot(at);
+      const watched = this.successive.observe(snap, at, this.state.intervalMs, this.state.thresholds);
       if (this.previous) this.state.events.add(diffSnapshots(this.previous, snap, at, this.state.thresholds));
+      this.state.events.add(watched.events);
       this.state.stateClock.observe(snap, at);
-      patch.verdict = evaluateHealth(snap, this.state.thresholds);
+      patch.verdict = this.judge(snap, at, watched.context);
       this.previous = snap;
     }
     this.update(patch);
+  }
+
+  /** The verdict, with the time each finding started, so a cause is merged only with what came after it. */
+  private judge(snap: Snapshot, at: number, context: Parameters<typeof evaluateHealth>[2]): Verdict {
+    const current = new Set(collectFindings(snap, this.state.thresholds, context).map(findingKey));
+    for (const key of this.firstSeen.keys()) if (!current.has(key)) this.firstSeen.delete(key);
+    for (const key of current) if (!this.firstSeen.has(key)) this.firstSeen.set(key, at);
+    return evaluateHealth(snap, this.state.thresholds, { ...context, firstSeen: this.firstSeen });
   }
 
   /** The latest result of every section, in the snapshot contract. */

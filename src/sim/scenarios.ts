@@ -219,8 +219,20 @@ interface DeviceRefusal {
   errorCode: string;
 }
 
+/**
+ * A daemon that hangs: from `fromS` device seconds on, for `forS` seconds, the section answers
+ * what it had at `fromS` (every field, timestamps included), then recovers. The management API
+ * keeps answering meanwhile, which is what makes it hard to see.
+ */
+interface Hang {
+  section: 'ptp' | 'gnss';
+  fromS: number;
+  forS: number;
+}
+
 export interface Scenario {
   summary: string;
+  hang?: Hang;
   ntp: SourceSetup[] | DeviceRefusal;
   gnss: ReceiverSetup[] | DeviceRefusal;
   alarm: RawAlarmEmail | DeviceRefusal;
@@ -409,6 +421,22 @@ export const scenarios = {
     gnss: [workingReceiver, standbyReceiver],
     alarm: healthyAlarm,
     ptp: [{ ...stablePort(0, 'a0b1c2d3e4f5', 3), acquiresFromStart: true }, stablePort(1, 'a0b1c2aabbcc', 7)],
+  },
+  'frozen-ptp': {
+    summary: 'the PTP daemon hangs 8 s in and serves its last answer (lastUpdate, offset, delay, rate) for 16 s, then recovers',
+    hang: { section: 'ptp', fromS: 8, forS: 16 },
+    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
+    gnss: [workingReceiver, standbyReceiver],
+    alarm: healthyAlarm,
+    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
+  },
+  'frozen-gnss': {
+    summary: "the GNSS daemon hangs 8 s in and serves its last answer (the receiver's UTC stands still) for 16 s, then recovers",
+    hang: { section: 'gnss', fromS: 8, forS: 16 },
+    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
+    gnss: [workingReceiver, standbyReceiver],
+    alarm: healthyAlarm,
+    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
   },
   'seed-sample': {
     summary: "every irregular shape of the device's documentation: sample text in lastRx, indicatorValid, combined date-times, a minimal standby receiver",
@@ -681,6 +709,13 @@ export type DeviceAnswer = { ok: true; data: unknown } | { ok: false; errorCode:
 
 const refused = (x: object): x is DeviceRefusal => 'errorCode' in x;
 
+/** The clock a section answers from: stuck at the moment its daemon hung, until it recovers. */
+function sectionClock(scenario: Scenario, section: Hang['section'], clock: DeviceClock): DeviceClock {
+  const h = scenario.hang;
+  const hung = h !== undefined && h.section === section && clock.boot === 0 && clock.t >= h.fromS && clock.t < h.fromS + h.forS;
+  return hung ? { ...clock, t: h.fromS } : clock;
+}
+
 /** What each operation answers in a scenario, for a request the device accepted. */
 const answers: Record<OperationName, (scenario: Scenario, id: number | undefined, clock: DeviceClock) => DeviceAnswer> = {
   ntp: (scenario, _id, clock) =>
@@ -690,12 +725,12 @@ const answers: Record<OperationName, (scenario: Scenario, id: number | undefined
     const chosen = scenario.gnss.filter((r) => id === undefined || r.id === id);
     // An id without a receiver is answered like a device without receivers.
     if (chosen.length === 0) return { ok: false, errorCode: '40003' };
-    return { ok: true, data: chosen.map((r) => receiver(r, clock)) };
+    return { ok: true, data: chosen.map((r) => receiver(r, sectionClock(scenario, 'gnss', clock))) };
   },
   alarm: (scenario) => (refused(scenario.alarm) ? { ok: false, errorCode: scenario.alarm.errorCode } : { ok: true, data: scenario.alarm }),
   ptp: (scenario, id, clock) => {
     const port = scenario.ptp.find((p) => p.id === id);
-    return port ? { ok: true, data: ptpPort(port, clock) } : { ok: false, errorCode: '40004' };
+    return port ? { ok: true, data: ptpPort(port, sectionClock(scenario, 'ptp', clock)) } : { ok: false, errorCode: '40004' };
   },
 };
 
