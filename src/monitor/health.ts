@@ -408,6 +408,12 @@ export const rules: Rule[] = [
       }),
   },
   {
+    id: 'gnss-frozen',
+    section: 'gnss',
+    checks: "a receiver's UTC advances between polls (unchanged for --frozen-after over 3 polls: WARNING)",
+    evaluate: observedAs('gnss-frozen', () => 'frozen'),
+  },
+  {
     id: 'gnss-utc-difference',
     section: 'gnss',
     checks: "a receiver's UTC is within --utc-max-diff of this computer's clock (WARNING)",
@@ -419,12 +425,6 @@ export const rules: Rule[] = [
         if (abs(utcMs - at) <= c.thresholds.utcMaxDiffS * 1000) return [];
         return [{ severity: 'warning' as const, subject: subjects.gnssRx(r.id), topic: 'gnss-time' as const, message: `${rxName(r)} UTC is ${clockDifference(utcMs, at)}` }];
       }),
-  },
-  {
-    id: 'gnss-frozen',
-    section: 'gnss',
-    checks: "a receiver's UTC advances between polls (unchanged for --frozen-after over 3 polls: WARNING)",
-    evaluate: observedAs('gnss-frozen', () => 'frozen'),
   },
   // PTP ---------------------------------------------------------------------------------------
   {
@@ -484,6 +484,12 @@ export const rules: Rule[] = [
       }),
   },
   {
+    id: 'ptp-frozen',
+    section: 'ptp',
+    checks: 'a port\'s data moves: lastUpdate unchanged for --frozen-after over 3 polls, or offset, path delay and rate offset bit-identical over 5 polls while STABLE (WARNING)',
+    evaluate: observedAs('ptp-frozen', () => 'frozen'),
+  },
+  {
     id: 'ptp-last-update',
     section: 'ptp',
     checks: "lastUpdate is set and within --ptp-max-age (or 10 poll intervals) of this computer's clock (WARNING)",
@@ -498,12 +504,6 @@ export const rules: Rule[] = [
         return draft(`${portName(p)} lastUpdate is ${clockDifference(decoded.atMs, at)}`);
       });
     },
-  },
-  {
-    id: 'ptp-frozen',
-    section: 'ptp',
-    checks: 'a port\'s data moves: lastUpdate unchanged for --frozen-after over 3 polls, or offset, path delay and rate offset bit-identical over 5 polls while STABLE (WARNING)',
-    evaluate: observedAs('ptp-frozen', () => 'frozen'),
   },
 ];
 

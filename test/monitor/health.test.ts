@@ -301,3 +301,14 @@ describe('evaluateHealth', () => {
     expect(evaluateHealth(s).severity).toBe('ok');
   });
 });
+
+describe('the README health table', () => {
+  // Issue 15 item 4: every rule and its threshold documented, and nothing documented that is not a rule.
+  it('lists every rule of the table, and only those', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('### The health verdict'), readme.indexOf('## Authentication and TLS'));
+    const documented = [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+    expect(documented).toEqual(rules.map((r) => r.id));
+  });
+});
