@@ -402,9 +402,10 @@ export const scenarios = {
     ptp: [stablePort(0, 'a0b1c2d3e4f5', 3)],
   },
   'gnss-antenna-open': {
-    summary: 'GNSS antenna open: PPS invalid, few satellites, the GPS reference clock not selectable, NTP on the LAN server',
+    summary: 'GNSS antenna open: PPS invalid, no satellite tracked, the GPS reference clock not selectable, NTP on the LAN server',
     ntp: [{ ...gpsRefclock, state: 'Not selectable', answers: 0 }, { ...lanServer, state: 'Best source' }, poolServer, flakyPeer],
-    gnss: [{ ...workingReceiver, antStatus: 'open', ppsValid: 'invalid', satellites: { gps: 2, glonass: 1, bds: 0, galileo: 0 }, pdop: 6.8 }, standbyReceiver],
+    // Without an antenna a receiver hears no satellite at all.
+    gnss: [{ ...workingReceiver, antStatus: 'open', ppsValid: 'invalid', satellites: { gps: 0, glonass: 0, bds: 0, galileo: 0 }, pdop: 99.9 }, standbyReceiver],
     alarm: healthyAlarm,
     ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
   },
@@ -657,6 +658,9 @@ const acquisition: ReadonlyArray<{ state: string; untilS: number; fromNs: number
 ];
 export const PTP_STEP_S = 10;
 
+/** This device's own clock identity, which a port without a grandmaster reports as its parent and grandmaster. */
+const OWN_IDENTITY = clockIdentity('00a0c9123456');
+
 function ptpPort(setup: PortSetup, clock: DeviceClock): RawPtpSlave {
   const seed = bootSeed(clock);
   const sample = Math.floor(clock.t); // one servo sample per second
@@ -679,6 +683,11 @@ function ptpPort(setup: PortSetup, clock: DeviceClock): RawPtpSlave {
     offset = never ? 0 : sign * magnitude * (1 + 0.05 * noise);
     gmPresent = !never && stage.gmPresent;
   }
+  // Without a grandmaster the port reports its own clock's quality: a slave-only clock
+  // (G.8275.1 T-TSC: clockClass 255, accuracy unknown 0xFE, variance 0xFFFF), not the old master's.
+  const quality = gmPresent
+    ? { gmIdentity: setup.gmIdentity, gmClockClass: setup.clockClass, gmClockAccuracy: setup.clockAccuracy, gmOffsetScaledLogVariance: setup.logVariance, gmPriority1: setup.priority1, gmPriority2: setup.priority2 }
+    : { gmIdentity: OWN_IDENTITY, gmClockClass: 255, gmClockAccuracy: 0xfe, gmOffsetScaledLogVariance: 0xffff, gmPriority1: 128, gmPriority2: 255 };
   const offsetFromMaster = Math.round(offset);
   return {
     portId: setup.id,
@@ -690,13 +699,8 @@ function ptpPort(setup: PortSetup, clock: DeviceClock): RawPtpSlave {
     stepsRemoved: setup.stepsRemoved,
     cumulativeRateOffset: round(setup.rateOffsetPpm + 0.0004 * wander(seed, channel(stream.rate, setup.id), clock.t / 60), 6),
     gmPresent,
-    gmIdentity: setup.gmIdentity,
-    parentPortIdentity: setup.parentPortIdentity,
-    gmClockClass: setup.clockClass,
-    gmClockAccuracy: setup.clockAccuracy,
-    gmOffsetScaledLogVariance: setup.logVariance,
-    gmPriority1: setup.priority1,
-    gmPriority2: setup.priority2,
+    parentPortIdentity: gmPresent ? setup.parentPortIdentity : `${OWN_IDENTITY}-${setup.id + 1}`,
+    ...quality,
     lastUpdate: Math.floor(deviceNowMs(clock) / 1000),
   };
 }
