@@ -67,13 +67,17 @@ export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): F
   };
   add('antenna', rx.antenna !== null, [cell(`${antenna.symbol} ${antenna.word}`, antenna.token)]);
   add('PPS', rx.ppsValid !== null, [cell(`${pps.symbol} ${pps.word}`, pps.token)]);
-  const hasPos = rx.latitudeDeg !== null || rx.longitudeDeg !== null;
-  add('position', hasPos, [
-    cell(rx.latitudeDeg === null ? '-' : degrees(rx.latitudeDeg, opts.ascii)),
+  // A receiver without a fix (standby, offline) fills position fields with 0: not a place on Earth.
+  const reported = (v: number | null): v is number => v !== null && (full || v !== 0);
+  const lat = reported(rx.latitudeDeg) || reported(rx.longitudeDeg) ? rx.latitudeDeg : null;
+  const lon = lat === null ? null : rx.longitudeDeg;
+  add('position', lat !== null || lon !== null, [
+    cell(lat === null ? '-' : degrees(lat, opts.ascii)),
     cell(' '),
-    cell(rx.longitudeDeg === null ? '-' : degrees(rx.longitudeDeg, opts.ascii)),
+    cell(lon === null ? '-' : degrees(lon, opts.ascii)),
   ]);
-  add('altitude', rx.altitudeM !== null, [cell(rx.altitudeM === null ? '-' : `${formatNumber(rx.altitudeM, 1)} m`)]);
+  const alt = reported(rx.altitudeM) ? rx.altitudeM : null;
+  add('altitude', alt !== null, [cell(alt === null ? '-' : `${formatNumber(alt, 1)} m`)]);
   const dops: [string, number | null][] = [['H', rx.hdop], ['V', rx.vdop], ['P', rx.pdop]];
   add('DOP', dops.some(([, v]) => v !== null), [cell(dops.map(([k, v]) => `${k} ${formatNumber(v)}`).join('  '))]);
   add('UTC', rx.utc !== null, [cell(rx.utc === null ? '-' : utcText(rx.utc))]);

@@ -1,3 +1,4 @@
+import type { GnssReceiver } from '../../src/model/snapshot.js';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { lineText } from '../../src/view/cell.js';
@@ -195,6 +196,21 @@ describe('GNSS receiver renderer', () => {
       'UTC: 2026-11-22 14:02:28Z',
       'leap seconds: GPS 18  BDS 4',
     ]);
+  });
+
+  // The device's sample standby receiver sends altitude 0 (and may send 0,0): filler, not a fix.
+  it.each<[string, Partial<GnssReceiver>, string[]]>([
+    ['standby with filler altitude 0', { status: 'standby', altitudeM: 0, latitudeDeg: 22.5, longitudeDeg: 113.9 }, ['status', 'position']],
+    ['standby with filler 0,0 position and altitude', { status: 'standby', altitudeM: 0, latitudeDeg: 0, longitudeDeg: 0 }, ['status']],
+    ['standby with a real altitude', { status: 'standby', altitudeM: 47.9, latitudeDeg: 22.5, longitudeDeg: 113.9 }, ['status', 'position', 'altitude']],
+  ])('a non-working receiver: %s', (_name, over, labels) => {
+    const rx = { ...irregularState().gnss.data!.receivers[0]!, antenna: null, ppsValid: null, hdop: null, vdop: null, pdop: null, utc: null, gpsLeapSeconds: null, bdsLeapSeconds: null, ...over };
+    expect(gnssReceiverFields(rx, uni).map((f) => f.label)).toEqual(labels);
+  });
+
+  it('a working receiver at altitude 0 m (sea level) shows it', () => {
+    const rx = { ...irregularState().gnss.data!.receivers[0]!, status: 'working', altitudeM: 0 };
+    expect(gnssReceiverFields(rx, uni).find((f) => f.label === 'altitude')!.value.map((c) => c.text).join('')).toBe('0.0 m');
   });
 
   it('shows a standby receiver without rows of dashes', () => {
