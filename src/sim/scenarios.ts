@@ -381,6 +381,18 @@ function manySources(): SourceSetup[] {
   return [gpsRefclock, ...servers];
 }
 
+/** The healthy device, with one daemon that hangs 8 s after the start for 16 s. */
+function hanging(summary: string, section: Hang['section']): Scenario {
+  return {
+    summary,
+    hang: { section, fromS: 8, forS: 16 },
+    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
+    gnss: [workingReceiver, standbyReceiver],
+    alarm: healthyAlarm,
+    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
+  };
+}
+
 export const scenarios = {
   healthy: {
     summary: 'a synchronized device: GPS reference clock as best source, one receiver working, PTP ports 0 and 1 STABLE',
@@ -423,22 +435,8 @@ export const scenarios = {
     alarm: healthyAlarm,
     ptp: [{ ...stablePort(0, 'a0b1c2d3e4f5', 3), acquiresFromStart: true }, stablePort(1, 'a0b1c2aabbcc', 7)],
   },
-  'frozen-ptp': {
-    summary: 'the PTP daemon hangs 8 s in and serves its last answer (lastUpdate, offset, delay, rate) for 16 s, then recovers',
-    hang: { section: 'ptp', fromS: 8, forS: 16 },
-    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
-    gnss: [workingReceiver, standbyReceiver],
-    alarm: healthyAlarm,
-    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
-  },
-  'frozen-gnss': {
-    summary: "the GNSS daemon hangs 8 s in and serves its last answer (the receiver's UTC stands still) for 16 s, then recovers",
-    hang: { section: 'gnss', fromS: 8, forS: 16 },
-    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
-    gnss: [workingReceiver, standbyReceiver],
-    alarm: healthyAlarm,
-    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
-  },
+  'frozen-ptp': hanging('the PTP daemon hangs 8 s in and serves its last answer (lastUpdate, offset, delay, rate) for 16 s, then recovers', 'ptp'),
+  'frozen-gnss': hanging("the GNSS daemon hangs 8 s in and serves its last answer (the receiver's UTC stands still) for 16 s, then recovers", 'gnss'),
   'seed-sample': {
     summary: "every irregular shape of the device's documentation: sample text in lastRx, indicatorValid, combined date-times, a minimal standby receiver",
     ntp: [
