@@ -43,9 +43,12 @@ const help = `
     --no-color           no colors (also when NO_COLOR is set)
     --ascii              ASCII only (default when the locale is not UTF-8)
     --show-secrets       show the SMTP password instead of ***
-    --ptp-warn T, --ptp-crit T   |PTP offset from master| thresholds (default 1us, 100us)
+    --ptp-warn T, --ptp-crit T   |PTP offset from master| thresholds (default 100ns, 1us)
     --ntp-warn T, --ntp-crit T   |NTP offset of the sync source| thresholds (default 10ms, 100ms)
     --min-sats N         fewer satellites on a working receiver is a warning (default 4)
+    --ptp-max-age T      PTP lastUpdate this far from this computer's clock warns (60s)
+    --utc-max-diff T     GNSS UTC this far from this computer's clock warns (default 5s)
+    --frozen-after T     data unchanged this long, over several polls, is frozen (10s)
     --bell               ring the terminal bell when the health verdict worsens
     --config FILE        device profiles (default $XDG_CONFIG_HOME/synctop/config.json)
     --record FILE        append every poll result to FILE (JSON Lines; secrets masked)
@@ -97,6 +100,9 @@ const flagSpec = {
   ntpWarn: { type: 'string' },
   ntpCrit: { type: 'string' },
   minSats: { type: 'number' },
+  ptpMaxAge: { type: 'string' },
+  utcMaxDiff: { type: 'string' },
+  frozenAfter: { type: 'string' },
   bell: { type: 'boolean' },
   port: { type: 'number' },
   scenario: { type: 'string' },

@@ -19,6 +19,9 @@ const thresholdsSchema = z
     ntpWarn: durationText,
     ntpCrit: durationText,
     minSats: z.number().int().min(0),
+    ptpMaxAge: durationText,
+    utcMaxDiff: durationText,
+    frozenAfter: durationText,
   })
   .partial()
   .strict();
@@ -143,6 +146,9 @@ export function profileFlags(profile: Profile, given: CommonFlags, env: NodeJS.P
     ...(t.ntpWarn ? { ntpWarn: t.ntpWarn } : {}),
     ...(t.ntpCrit ? { ntpCrit: t.ntpCrit } : {}),
     ...(t.minSats !== undefined ? { minSats: t.minSats } : {}),
+    ...(t.ptpMaxAge ? { ptpMaxAge: t.ptpMaxAge } : {}),
+    ...(t.utcMaxDiff ? { utcMaxDiff: t.utcMaxDiff } : {}),
+    ...(t.frozenAfter ? { frozenAfter: t.frozenAfter } : {}),
     ...definedOnly(given),
     header: [...headers, ...(given.header ?? [])],
   };

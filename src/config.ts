@@ -3,7 +3,7 @@
  * sentence that names the flag or file; nothing here prints a secret.
  */
 import { readFileSync } from 'node:fs';
-import { parseQuantityNs } from './model/units.js';
+import { formatOffset, parseQuantityNs } from './model/units.js';
 import { defaultThresholds, type Thresholds } from './monitor/health.js';
 import type { PtpPortSelection } from './monitor/ptp-discovery.js';
 
@@ -26,6 +26,9 @@ export interface CommonFlags {
   ntpWarn?: string;
   ntpCrit?: string;
   minSats?: number;
+  ptpMaxAge?: string;
+  utcMaxDiff?: string;
+  frozenAfter?: string;
   bell?: boolean;
 }
 
@@ -156,16 +159,37 @@ export function parseThresholdNs(text: string, flag: string): number {
   return ns;
 }
 
-export function resolveThresholds(flags: Pick<CommonFlags, 'ptpWarn' | 'ptpCrit' | 'ntpWarn' | 'ntpCrit' | 'minSats'>): Thresholds {
+/** --ptp-max-age 60s, --frozen-after 10s ...: a time with a unit; a bare number is seconds. */
+export function parseThresholdSeconds(text: string, flag: string): number {
+  const trimmed = text.trim();
+  const ns = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) * 1e9 : parseQuantityNs(trimmed);
+  if (ns === null || !Number.isFinite(ns) || ns <= 0) {
+    throw new UsageError(`${flag} takes a positive time, in seconds or with a unit, such as 10s or 500ms (got "${text}")`);
+  }
+  return ns / 1e9;
+}
+
+type ThresholdFlags = Pick<CommonFlags, 'ptpWarn' | 'ptpCrit' | 'ntpWarn' | 'ntpCrit' | 'minSats' | 'ptpMaxAge' | 'utcMaxDiff' | 'frozenAfter'>;
+
+export function resolveThresholds(flags: ThresholdFlags): Thresholds {
+  const ns = (text: string | undefined, flag: string, fallback: number) => (text !== undefined ? parseThresholdNs(text, flag) : fallback);
+  const seconds = (text: string | undefined, flag: string, fallback: number) => (text !== undefined ? parseThresholdSeconds(text, flag) : fallback);
+  const d = defaultThresholds;
   const t: Thresholds = {
-    ptpWarnNs: flags.ptpWarn !== undefined ? parseThresholdNs(flags.ptpWarn, '--ptp-warn') : defaultThresholds.ptpWarnNs,
-    ptpCritNs: flags.ptpCrit !== undefined ? parseThresholdNs(flags.ptpCrit, '--ptp-crit') : defaultThresholds.ptpCritNs,
-    ntpWarnNs: flags.ntpWarn !== undefined ? parseThresholdNs(flags.ntpWarn, '--ntp-warn') : defaultThresholds.ntpWarnNs,
-    ntpCritNs: flags.ntpCrit !== undefined ? parseThresholdNs(flags.ntpCrit, '--ntp-crit') : defaultThresholds.ntpCritNs,
-    minSats: flags.minSats ?? defaultThresholds.minSats,
+    ptpWarnNs: ns(flags.ptpWarn, '--ptp-warn', d.ptpWarnNs),
+    ptpCritNs: ns(flags.ptpCrit, '--ptp-crit', d.ptpCritNs),
+    ntpWarnNs: ns(flags.ntpWarn, '--ntp-warn', d.ntpWarnNs),
+    ntpCritNs: ns(flags.ntpCrit, '--ntp-crit', d.ntpCritNs),
+    minSats: flags.minSats ?? d.minSats,
+    ptpMaxAgeS: seconds(flags.ptpMaxAge, '--ptp-max-age', d.ptpMaxAgeS),
+    utcMaxDiffS: seconds(flags.utcMaxDiff, '--utc-max-diff', d.utcMaxDiffS),
+    frozenAfterS: seconds(flags.frozenAfter, '--frozen-after', d.frozenAfterS),
   };
-  if (t.ptpWarnNs > t.ptpCritNs) throw new UsageError('--ptp-warn must not be above --ptp-crit');
-  if (t.ntpWarnNs > t.ntpCritNs) throw new UsageError('--ntp-warn must not be above --ntp-crit');
+  // A warning limit above the default critical one needs a critical limit of its own: say so.
+  const order = (name: string, given: string | undefined, critNs: number) =>
+    `--${name}-warn must not be above --${name}-crit${given === undefined ? ` (default ${formatOffset(critNs, { ascii: true }).slice(1)}: give --${name}-crit too)` : ''}`;
+  if (t.ptpWarnNs > t.ptpCritNs) throw new UsageError(order('ptp', flags.ptpCrit, t.ptpCritNs));
+  if (t.ntpWarnNs > t.ntpCritNs) throw new UsageError(order('ntp', flags.ntpCrit, t.ntpCritNs));
   if (!Number.isInteger(t.minSats) || t.minSats < 0) throw new UsageError(`--min-sats takes a whole number of satellites (got ${flags.minSats})`);
   return t;
 }

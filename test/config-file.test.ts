@@ -14,7 +14,7 @@ const good = {
       pinSha256: 'AB'.repeat(32),
       ptpPorts: [0, 2],
       interval: 5,
-      thresholds: { ptpWarn: '2us', minSats: 6 },
+      thresholds: { ptpWarn: '2us', ptpCrit: '50us', minSats: 6, frozenAfter: '30s' },
     },
     plain: { url: 'http://10.0.0.6', token: 'inline-token' },
   },
@@ -54,6 +54,7 @@ describe('config file', () => {
     expect(config.intervalMs).toBe(3000);
     expect(config.ptpPorts).toEqual([0, 2]);
     expect(config.thresholds.ptpWarnNs).toBe(2000);
+    expect(config.thresholds.frozenAfterS).toBe(30);
     expect(config.thresholds.minSats).toBe(6);
     expect(config.connection.pinSha256).toBe('AB'.repeat(32));
   });

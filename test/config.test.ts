@@ -122,8 +122,26 @@ describe('small parsers', () => {
 });
 
 describe('thresholds', () => {
-  it('defaults to 1 µs / 100 µs for PTP, 10 ms / 100 ms for NTP, 4 satellites', () => {
-    expect(resolve({}).thresholds).toEqual({ ptpWarnNs: 1000, ptpCritNs: 100_000, ntpWarnNs: 10_000_000, ntpCritNs: 100_000_000, minSats: 4 });
+  it('defaults to 100 ns / 1 µs for PTP, 10 ms / 100 ms for NTP, 4 satellites, 60 s / 5 s / 10 s for age, UTC and frozen data', () => {
+    expect(resolve({}).thresholds).toEqual({
+      ptpWarnNs: 100,
+      ptpCritNs: 1_000,
+      ntpWarnNs: 10_000_000,
+      ntpCritNs: 100_000_000,
+      minSats: 4,
+      ptpMaxAgeS: 60,
+      utcMaxDiffS: 5,
+      frozenAfterS: 10,
+    });
+  });
+
+  it.each([
+    ['ptpMaxAge', '120', 'ptpMaxAgeS', 120],
+    ['utcMaxDiff', '2.5s', 'utcMaxDiffS', 2.5],
+    ['frozenAfter', '90s', 'frozenAfterS', 90],
+    ['frozenAfter', '500ms', 'frozenAfterS', 0.5],
+  ] as const)('reads --%s %s in seconds', (flag, text, key, seconds) => {
+    expect(resolve({ [flag]: text }).thresholds[key]).toBe(seconds);
   });
 
   it.each([
@@ -139,7 +157,10 @@ describe('thresholds', () => {
   it.each([
     [{ ptpWarn: 'fast' }, /--ptp-warn takes a positive time with a unit/],
     [{ ntpCrit: '-5ms' }, /--ntp-crit takes a positive time/],
-    [{ ptpWarn: '200us' }, /--ptp-warn must not be above --ptp-crit/],
+    [{ ptpWarn: '200us' }, /--ptp-warn must not be above --ptp-crit \(default 1.00us: give --ptp-crit too\)/],
+    [{ ptpWarn: '200us', ptpCrit: '100us' }, /--ptp-warn must not be above --ptp-crit$/],
+    [{ frozenAfter: 'soon' }, /--frozen-after takes a positive time, in seconds or with a unit/],
+    [{ utcMaxDiff: '0' }, /--utc-max-diff takes a positive time/],
     [{ minSats: 2.5 }, /--min-sats takes a whole number/],
   ])('rejects %j', (flags, message) => {
     expect(() => resolve(flags)).toThrow(message);

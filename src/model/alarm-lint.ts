@@ -27,6 +27,15 @@ type Lint = (a: AlarmData) => LintFinding[];
 
 export const alarmLints: Lint[] = [
   (a) =>
+    a.emailAlertEnabled === false
+      ? [{ field: 'emailAlertEnabled', message: 'alarm e-mail is switched off: no alarm reaches anyone by mail' }]
+      : [],
+  // alertLevel is the minimum level mailed (device API); "critical" drops the major (primary) alarms.
+  (a) =>
+    a.emailAlertEnabled && a.alertLevel === 'critical'
+      ? [{ field: 'alertLevel', message: 'alert level critical mails critical alarms only: major alarms (a lost PTP port, an antenna fault) send no mail; set major' }]
+      : [],
+  (a) =>
     a.emailAlertEnabled && a.recipientEmails.length === 0
       ? [{ field: 'recipientEmails', message: 'alerting is on but there are no recipients: add at least one address' }]
       : [],
@@ -37,6 +46,16 @@ export const alarmLints: Lint[] = [
   (a) =>
     a.smtpPort === 587 && a.smtpUseTLS === false
       ? [{ field: 'smtpUseTLS', message: 'port 587 is the submission port and servers require STARTTLS: turn TLS on' }]
+      : [],
+  // RFC 6409 4.3: a submission server authenticates who submits; without it the server refuses or relays for anyone.
+  (a) =>
+    a.smtpPort === 587 && a.smtpUseAuth === false
+      ? [{ field: 'smtpUseAuth', message: 'port 587 is the submission port and servers require authentication (RFC 6409): turn authentication on' }]
+      : [],
+  // One flag for two protocols: implicit TLS (465, RFC 8314) and STARTTLS (587) look the same in the API.
+  (a) =>
+    a.smtpUseTLS === true && a.smtpPort !== null && a.smtpPort !== 465 && a.smtpPort !== 587
+      ? [{ field: 'smtpUseTLS', message: `TLS on port ${a.smtpPort}: the device's one TLS flag cannot say whether it speaks implicit TLS or STARTTLS; check which the server expects there` }]
       : [],
   (a) =>
     a.smtpPort === 25 && a.smtpUseAuth === true && a.smtpUseTLS !== true

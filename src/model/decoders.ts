@@ -3,34 +3,66 @@
  * reach register, the GPS/BDS leap-second relation. Pure lookups, shown next to raw values.
  */
 
-/** IEEE 1588-2008 clockClass values with a defined meaning (7.6.2.4), plus the ITU-T telecom profile ones. */
-const clockClasses: Record<number, string> = {
-  6: 'locked to a primary reference (e.g. GNSS)',
-  7: 'holdover, within specification',
-  13: 'locked to an application-specific time source',
-  14: 'holdover from an application-specific source, within specification',
-  52: 'degraded: primary reference lost, out of holdover specification (alternative A)',
-  58: 'degraded: application-specific source lost, out of holdover specification (alternative A)',
-  135: 'boundary clock in holdover, within specification (telecom profile)',
-  140: 'holdover, category 1 (telecom profile)',
-  150: 'holdover, category 2 (telecom profile)',
-  160: 'holdover, category 3 (telecom profile)',
-  165: 'boundary clock, out of holdover specification (telecom profile)',
-  187: 'degraded: primary reference lost, may be stepped (alternative B)',
-  193: 'degraded: application-specific source lost, may be stepped (alternative B)',
-  248: 'default: not synchronized to any reference',
-  255: 'slave-only clock',
+/**
+ * What a grandmaster's clockClass says about its time. The severities the health table gives
+ * them follow from this (locked ok, holdover within specification a warning, anything worse
+ * critical), so the table below is the one place a class gets its meaning.
+ */
+export type ClockClassCondition =
+  | 'locked'
+  | 'holdover'
+  | 'holdover-out-of-spec'
+  | 'free-running'
+  | 'slave-only'
+  | 'other-profile'
+  | 'reserved';
+
+interface ClockClassMeaning {
+  meaning: string;
+  condition: ClockClassCondition;
+}
+
+/**
+ * clockClass values with a defined meaning: IEEE 1588-2008 7.6.2.4 Table 5 (IEEE 1588-2019
+ * 7.6.2.5 Table 4) and the ITU-T telecom profiles G.8275.1 (6.4, Table 2/3) and G.8275.2, which
+ * reuse 6, 7, 248 and 255 and add 135-165.
+ */
+const clockClasses: Record<number, ClockClassMeaning> = {
+  6: { meaning: 'locked to a primary reference (e.g. GNSS)', condition: 'locked' },
+  7: { meaning: 'holdover, within specification', condition: 'holdover' },
+  13: { meaning: 'locked to an application-specific source', condition: 'locked' },
+  14: { meaning: 'holdover from an application-specific source, within specification', condition: 'holdover' },
+  52: { meaning: 'holdover out of specification, will not follow another clock (1588 alternative A of 7)', condition: 'holdover-out-of-spec' },
+  58: { meaning: 'holdover out of specification, will not follow another clock (1588 alternative A of 14)', condition: 'holdover-out-of-spec' },
+  135: { meaning: 'T-BC in holdover, within specification (G.8275)', condition: 'holdover' },
+  140: { meaning: 'holdover out of specification, frequency traceable to category 1 (G.8275)', condition: 'holdover-out-of-spec' },
+  150: { meaning: 'holdover out of specification, frequency traceable to category 2 (G.8275)', condition: 'holdover-out-of-spec' },
+  160: { meaning: 'holdover out of specification, frequency traceable to category 3 (G.8275)', condition: 'holdover-out-of-spec' },
+  165: { meaning: 'T-GM or T-BC in holdover, out of specification (G.8275)', condition: 'holdover-out-of-spec' },
+  187: { meaning: 'holdover out of specification, may follow another clock (1588 alternative B of 7)', condition: 'holdover-out-of-spec' },
+  193: { meaning: 'holdover out of specification, may follow another clock (1588 alternative B of 14)', condition: 'holdover-out-of-spec' },
+  248: { meaning: 'free-running: default, not synchronized to any reference', condition: 'free-running' },
+  255: { meaning: 'slave-only clock', condition: 'slave-only' },
 };
 
-export function describeClockClass(cls: number | null): string | null {
+/** Ranges IEEE 1588 leaves to alternate PTP profiles (Table 5: 68-122, 133-170, 216-232). */
+const profileRanges: readonly [number, number][] = [
+  [68, 122],
+  [133, 170],
+  [216, 232],
+];
+
+/** A class's meaning and condition; null for what is not a clockClass at all. */
+export function decodeClockClass(cls: number | null): ClockClassMeaning | null {
   if (cls === null || !Number.isInteger(cls) || cls < 0 || cls > 255) return null;
   const known = clockClasses[cls];
   if (known) return known;
-  if (cls < 6) return 'reserved';
-  if (cls >= 68 && cls <= 122) return 'alternate PTP profile';
-  if (cls >= 133 && cls <= 170) return 'alternate PTP profile';
-  if (cls >= 216 && cls <= 232) return 'alternate PTP profile';
-  return 'reserved';
+  if (profileRanges.some(([lo, hi]) => cls >= lo && cls <= hi)) return { meaning: 'alternate PTP profile', condition: 'other-profile' };
+  return { meaning: 'reserved', condition: 'reserved' };
+}
+
+export function describeClockClass(cls: number | null): string | null {
+  return decodeClockClass(cls)?.meaning ?? null;
 }
 
 /** clockAccuracy enumeration (IEEE 1588-2008 Table 6): code -> the bound it promises. */
@@ -78,16 +110,64 @@ export function hex2(code: number | null): string {
 /**
  * offsetScaledLogVariance is log2 of the PTP variance (s^2) scaled by 2^8 and offset by 0x8000
  * (IEEE 1588-2008 7.6.3.3); 0xFFFF means "not computed". Shown as the standard deviation it
- * stands for: lower is steadier.
+ * stands for: lower is steadier. The field is a UInteger16: a fraction or anything outside
+ * 0..0xFFFF is no 1588 value and decodes to nothing.
  */
 export function describeVariance(v: number | null): string | null {
-  if (v === null || !Number.isFinite(v) || v < 0 || v > 0xffff) return null;
+  if (v === null) return null;
+  if (!Number.isInteger(v) || v < 0 || v > 0xffff) return 'not a 1588 value';
   if (v === 0xffff) return 'not computed';
   const sigmaNs = Math.sqrt(2 ** ((v - 0x8000) / 256)) * 1e9;
   if (sigmaNs < 1) return `deviation about ${+(sigmaNs * 1000).toPrecision(2)} ps`;
   if (sigmaNs < 1e3) return `deviation about ${+sigmaNs.toPrecision(2)} ns`;
   if (sigmaNs < 1e6) return `deviation about ${+(sigmaNs / 1e3).toPrecision(2)} µs`;
   return `deviation about ${+(sigmaNs / 1e6).toPrecision(2)} ms`;
+}
+
+/**
+ * A local oscillator may be off by +-100 ppm (IEEE 1588 Annex / IEEE 802.1AS B.1.1), so two
+ * clocks differ by at most about 200 ppm. A larger "ppm" value is something else: a raw
+ * 802.1AS cumulativeScaledRateOffset ((rateRatio - 1) x 2^41) reads as millions.
+ */
+export const PLAUSIBLE_RATE_OFFSET_PPM = 200;
+
+export function rateOffsetImplausible(ppm: number | null): boolean {
+  return ppm !== null && Math.abs(ppm) > PLAUSIBLE_RATE_OFFSET_PPM;
+}
+
+/** Seconds per unit, and the epoch value above which a number must be in the finer unit. */
+const epochUnits: readonly { unit: string; perSecond: number; below: number }[] = [
+  { unit: 'seconds', perSecond: 1, below: 1e11 },
+  { unit: 'milliseconds', perSecond: 1e3, below: 1e14 },
+  { unit: 'microseconds', perSecond: 1e6, below: 1e17 },
+  { unit: 'nanoseconds', perSecond: 1e9, below: Number.POSITIVE_INFINITY },
+];
+
+/** Before this (2000-01-01) a "last update" is no date: a count since boot, or an unset field. */
+const EARLIEST_PLAUSIBLE_MS = Date.UTC(2000, 0, 1);
+
+export interface DecodedLastUpdate {
+  /** Epoch ms of the last update; null when the value is no date. */
+  atMs: number | null;
+  /** The unit it was sent in, when not the documented seconds ("milliseconds"). */
+  unit: string | null;
+  /** Why it is no date: "0: never set", "3600 is no date (a time since boot?)". */
+  problem: string | null;
+}
+
+/**
+ * PTP lastUpdate, documented as "timestamp, in seconds". Firmwares send milliseconds too (the
+ * seconds reading lands thousands of years ahead), and 0 or a count since boot (the seconds
+ * reading lands in 1970): the unit is told by magnitude, and what is no date says so.
+ */
+export function decodeLastUpdate(value: number | null): DecodedLastUpdate {
+  if (value === null) return { atMs: null, unit: null, problem: null };
+  if (value === 0) return { atMs: null, unit: null, problem: '0: never set' };
+  if (!Number.isFinite(value) || value < 0) return { atMs: null, unit: null, problem: `${value} is no date` };
+  const scale = epochUnits.find((u) => value < u.below) ?? epochUnits[epochUnits.length - 1]!;
+  const atMs = (value / scale.perSecond) * 1000;
+  if (atMs < EARLIEST_PLAUSIBLE_MS) return { atMs: null, unit: null, problem: `${value} is no date (a time since boot?)` };
+  return { atMs, unit: scale.perSecond === 1 ? null : scale.unit, problem: null };
 }
 
 export function describeStepsRemoved(n: number | null): string | null {
@@ -103,11 +183,18 @@ export function describeReach(count: number | null): string | null {
   return `last 8 polls: ${count} ok, ${8 - count} lost`;
 }
 
-/** BeiDou time runs 14 s behind GPS time, so the leap-second fields must differ by 14. */
-export const GPS_MINUS_BDS_SECONDS = 14;
+/**
+ * Leap seconds each constellation's time is ahead of UTC, as broadcast: GPS - UTC has been 18 s
+ * since 2017-01-01 (IS-GPS-200, IERS Bulletin C 52), BDT - UTC 4 s (BDT began 2006-01-01 at
+ * UTC + 0 when GPS - UTC was 14). No leap second has been announced since; when the IERS announces
+ * one, both change together and these two numbers with them.
+ */
+export const CURRENT_LEAP_SECONDS = { gps: 18, bds: 4 } as const;
 
-export function leapSecondMismatch(gps: number | null, bds: number | null): string | null {
-  if (gps === null || bds === null) return null;
-  if (gps - bds === GPS_MINUS_BDS_SECONDS) return null;
-  return `GPS leap seconds ${gps} and BDS ${bds} should differ by ${GPS_MINUS_BDS_SECONDS} (BDS = GPS - 14 s)`;
+/** "GPS leap seconds 17 (GPS - UTC is 18 s since 2017-01-01)": the values a receiver got wrong. */
+export function leapSecondProblem(gps: number | null, bds: number | null): string | null {
+  const wrong: string[] = [];
+  if (gps !== null && gps !== CURRENT_LEAP_SECONDS.gps) wrong.push(`GPS leap seconds ${gps} (GPS - UTC is ${CURRENT_LEAP_SECONDS.gps} s since 2017-01-01)`);
+  if (bds !== null && bds !== CURRENT_LEAP_SECONDS.bds) wrong.push(`BDS leap seconds ${bds} (BDS - UTC is ${CURRENT_LEAP_SECONDS.bds} s)`);
+  return wrong.length > 0 ? wrong.join(', ') : null;
 }

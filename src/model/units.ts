@@ -380,13 +380,24 @@ export function formatDuration(seconds: number | null | undefined): string {
 /** Age since an event, same compact form as a duration. */
 export const formatAge = formatDuration;
 
-/** Signed parts per million with 3 decimals: +0.012ppm; null -> "-". */
+/**
+ * A signed frequency offset given in ppm, auto-scaled as chrony and ptp4l users read it: under
+ * 1 ppm in parts per billion (+13.2ppb, +0.123ppb), from 1 ppm on in ppm (+1.20ppm, +12.3ppm);
+ * about three significant digits like formatOffset. null -> "-".
+ */
 export function formatPpm(ppm: number | null | undefined): string {
   const value = finiteOrNull(ppm);
   if (value === null) return DASH;
-  const text = Math.abs(value).toFixed(3);
+  const magnitude = Math.abs(value);
+  let text = threeDigits(magnitude * 1000);
+  let unit = 'ppb';
+  // Rounding can reach 1000 ppb: then ppm says it better.
+  if (magnitude >= 1 || Number(text) >= 1000) {
+    text = threeDigits(magnitude);
+    unit = 'ppm';
+  }
   const sign = value < 0 && Number(text) !== 0 ? '-' : '+';
-  return `${sign}${text}ppm`;
+  return `${sign}${text}${unit}`;
 }
 
 /**

@@ -4,7 +4,9 @@
  * left open for a week holds the same memory as after an hour.
  */
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot, SnapshotError } from '../model/snapshot.js';
-import { defaultThresholds, ptpStateSeverity, type Thresholds } from './health.js';
+import { decodeClockClass } from '../model/decoders.js';
+import { formatOffset } from '../model/units.js';
+import { clockClassSeverity, defaultThresholds, ptpStateSeverity, type Thresholds } from './health.js';
 import { lookupTable } from '../model/lookup.js';
 
 export type EventSeverity = 'info' | 'ok' | 'warning' | 'critical';
@@ -42,7 +44,9 @@ const ntpStateSeverity = lookupTable<EventSeverity>({
   'Not selectable': 'warning',
 });
 
-const antennaSeverity = (a: string | null): EventSeverity => (a === 'normal' ? 'ok' : a === 'open' || a === 'short-circuited' ? 'critical' : 'info');
+/** As the health table has it: a fault on the working receiver is critical, on a standby one a warning. */
+const antennaSeverity = (a: string | null, inUse: boolean): EventSeverity =>
+  a === 'normal' ? 'ok' : a === 'open' || a === 'short-circuited' ? (inUse ? 'critical' : 'warning') : 'info';
 
 function band(value: number | null, warn: number, crit: number): 0 | 1 | 2 | null {
   if (value === null) return null;
@@ -70,7 +74,8 @@ export const diffs: Diff[] = [
   (p, n) =>
     pairs(ntpSources(p), ntpSources(n), (s) => s.name).flatMap(([a, b]): Ev[] => {
       if (a.reachCount === null || b.reachCount === null) return [];
-      if (a.reachCount > 0 && b.reachCount === 0) return [{ severity: 'critical' as const, section: 'ntp' as const, message: `source ${b.name} unreachable (reach 000)` }];
+      // The sync source going silent matters; a backup going silent is worth knowing, no more.
+      if (a.reachCount > 0 && b.reachCount === 0) return [{ severity: a.isSyncSource || b.isSyncSource ? ('warning' as const) : ('info' as const), section: 'ntp' as const, message: `source ${b.name} unreachable (reach 000)` }];
       if (a.reachCount === 0 && b.reachCount > 0) return [{ severity: 'ok' as const, section: 'ntp' as const, message: `source ${b.name} reachable again (reach ${b.reach})` }];
       return [];
     }),
@@ -79,8 +84,9 @@ export const diffs: Diff[] = [
     pairs(receivers(p), receivers(n), (r) => String(r.id)).flatMap(([a, b]): Ev[] => {
       const out: Ev[] = [];
       if (a.status !== b.status) out.push({ severity: b.status === 'working' ? 'ok' : b.status === 'offline' ? 'critical' : 'info', section: 'gnss', message: `${rx(b)} ${a.status ?? '?'} -> ${b.status ?? '?'}` });
-      if (a.antenna !== b.antenna && b.antenna !== null) out.push({ severity: antennaSeverity(b.antenna), section: 'gnss', message: `${rx(b)} antenna ${a.antenna ?? '?'} -> ${b.antenna}` });
-      if (a.ppsValid !== b.ppsValid && b.ppsValid !== null) out.push({ severity: b.ppsValid ? 'ok' : 'warning', section: 'gnss', message: `${rx(b)} PPS ${b.ppsValid ? 'valid again' : 'invalid'}` });
+      const inUse = b.status === 'working';
+      if (a.antenna !== b.antenna && b.antenna !== null) out.push({ severity: antennaSeverity(b.antenna, inUse), section: 'gnss', message: `${rx(b)} antenna ${a.antenna ?? '?'} -> ${b.antenna}` });
+      if (a.ppsValid !== b.ppsValid && b.ppsValid !== null) out.push({ severity: b.ppsValid ? 'ok' : inUse ? 'critical' : 'warning', section: 'gnss', message: `${rx(b)} PPS ${b.ppsValid ? 'valid again' : 'invalid'}` });
       if (a.gpsLeapSeconds !== null && b.gpsLeapSeconds !== null && a.gpsLeapSeconds !== b.gpsLeapSeconds) out.push({ severity: 'warning', section: 'gnss', message: `${rx(b)} GPS leap seconds ${a.gpsLeapSeconds} -> ${b.gpsLeapSeconds}` });
       if (a.bdsLeapSeconds !== null && b.bdsLeapSeconds !== null && a.bdsLeapSeconds !== b.bdsLeapSeconds) out.push({ severity: 'warning', section: 'gnss', message: `${rx(b)} BDS leap seconds ${a.bdsLeapSeconds} -> ${b.bdsLeapSeconds}` });
       return out;
@@ -99,10 +105,12 @@ export const diffs: Diff[] = [
       const port = `PTP port ${b.id}`;
       if (a.syncState !== b.syncState) out.push({ severity: severityOfPtpState(b.syncState), section: 'ptp', message: `${port} ${a.syncState ?? '?'} -> ${b.syncState ?? '?'}` });
       if (a.gmIdentity !== b.gmIdentity && a.gmIdentity !== null && b.gmIdentity !== null) out.push({ severity: 'warning', section: 'ptp', message: `${port} grandmaster changed ${a.gmIdentity} -> ${b.gmIdentity}` });
-      if (a.gmClockClass !== b.gmClockClass && a.gmClockClass !== null && b.gmClockClass !== null) out.push({ severity: b.gmClockClass === 6 ? 'ok' : 'warning', section: 'ptp', message: `${port} grandmaster clockClass ${a.gmClockClass} -> ${b.gmClockClass}` });
+      if (a.parentPortIdentity !== b.parentPortIdentity && a.parentPortIdentity !== null && b.parentPortIdentity !== null) out.push({ severity: 'warning', section: 'ptp', message: `${port} parent port changed ${a.parentPortIdentity} -> ${b.parentPortIdentity}` });
+      if (a.stepsRemoved !== b.stepsRemoved && a.stepsRemoved !== null && b.stepsRemoved !== null) out.push({ severity: 'info', section: 'ptp', message: `${port} steps removed ${a.stepsRemoved} -> ${b.stepsRemoved}` });
+      if (a.gmClockClass !== b.gmClockClass && a.gmClockClass !== null && b.gmClockClass !== null) out.push({ severity: clockClassEventSeverity(b.gmClockClass), section: 'ptp', message: `${port} grandmaster clockClass ${a.gmClockClass} -> ${b.gmClockClass}` });
       const ba = band(a.offsetFromMasterNs, t.ptpWarnNs, t.ptpCritNs);
       const bb = band(b.offsetFromMasterNs, t.ptpWarnNs, t.ptpCritNs);
-      if (ba !== null && bb !== null && ba !== bb) out.push({ severity: bandSeverity[bb]!, section: 'ptp', message: `${port} offset ${bandWord[bb]}${bb === 0 ? ' thresholds' : ''} (${b.offsetFromMasterNs} ns)` });
+      if (ba !== null && bb !== null && ba !== bb) out.push({ severity: bandSeverity[bb]!, section: 'ptp', message: `${port} offset ${bandWord[bb]}${bb === 0 ? ' thresholds' : ''} (${formatOffset(b.offsetFromMasterNs)})` });
       return out;
     }),
   // PTP ports that discovery adds or drops
@@ -153,6 +161,13 @@ function ptpPortErrors(p: Snapshot, n: Snapshot): Ev[] {
 }
 
 const portErrorWords = (e: SnapshotError) => (e.kind === 'device' && e.code === '40004' ? 'gone (not found: 40004)' : `cannot be read: ${e.message}`);
+
+/** A class change is as bad as the class it changes to (the health table's meaning of it). */
+function clockClassEventSeverity(cls: number): EventSeverity {
+  const decoded = decodeClockClass(cls);
+  const sev = decoded ? clockClassSeverity[decoded.condition] : 'warning';
+  return sev === 'ok' ? 'ok' : sev;
+}
 
 function severityOfPtpState(state: string | null): EventSeverity {
   return ptpStateSeverity[state ?? 'UNKNOWN'] ?? 'warning';

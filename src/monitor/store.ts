@@ -13,8 +13,9 @@ import {
   type Snapshot,
 } from '../model/snapshot.js';
 import { diffSnapshots } from './events.js';
-import type { Thresholds } from './health.js';
+import { collectFindings, findingKey, type HealthContext, type Thresholds } from './health.js';
 import { seriesKey, type HistoryStore } from './history.js';
+import { SuccessiveAnswers } from './successive.js';
 import { initialState, type MonitorState, type Reachability, type SectionState } from './state.js';
 import { findingsAtStart, healthJson, VerdictMemory } from './verdict-memory.js';
 
@@ -34,6 +35,10 @@ export class MonitorStore {
   readonly verdictMemory = new VerdictMemory();
   /** Results applied since the last commit: told to the memory after the diff used its base. */
   private arrivals: [SectionName, Section<unknown>][] = [];
+  /** What successive answers tell (frozen data, the former sync source). */
+  private readonly successive = new SuccessiveAnswers();
+  /** Epoch ms each raw finding (rule + subject, effects before merging) was first seen: the order in time of cause and effect. */
+  private readonly firstSeen = new Map<string, number>();
 
   constructor(
     readonly device: string,
@@ -104,9 +109,11 @@ export class MonitorStore {
     if (complete) {
       const snap = this.snapshot(at);
       const t = this.state.thresholds;
+      const watched = this.successive.observe(snap, at, this.state.intervalMs, t);
       if (this.previous && base) this.state.events.add(diffSnapshots(this.previous, snap, at, t, base));
+      this.state.events.add(watched.events);
       this.state.stateClock.observe(snap, at);
-      patch.verdict = this.verdictMemory.evaluate(snap, at, t);
+      patch.verdict = this.verdictMemory.evaluate(snap, at, t, { ...watched.context, firstSeen: this.seenSince(snap, at, watched.context) });
       if (!this.previous) this.state.events.add(findingsAtStart(patch.verdict, at));
       this.previous = snap;
     }
@@ -116,6 +123,14 @@ export class MonitorStore {
   /** The latest results with the live verdict (screendumps): findings with since and staleness. */
   snapshotWithHealth(at: number = Date.now()): Snapshot {
     return { ...this.snapshot(at), health: healthJson(this.state.verdict) };
+  }
+
+  /** First-seen times of every finding before causes merge, so a cause is merged only with what came after it. */
+  private seenSince(snap: Snapshot, at: number, context: HealthContext): ReadonlyMap<string, number> {
+    const current = new Set(collectFindings(snap, this.state.thresholds, context).map(findingKey));
+    for (const key of this.firstSeen.keys()) if (!current.has(key)) this.firstSeen.delete(key);
+    for (const key of current) if (!this.firstSeen.has(key)) this.firstSeen.set(key, at);
+    return this.firstSeen;
   }
 
   /** The latest result of every section, in the snapshot contract. */

@@ -13,7 +13,9 @@
  * receiver, 40004 no such port) is an answer: it ends the findings it contradicts.
  */
 import type { HealthJson, PtpPort, Section, SectionName, Snapshot } from '../model/snapshot.js';
-import { evaluateHealth, severityRank, type Finding, type Severity, type Thresholds } from './health.js';
+import { evaluateHealth, findingKey, severityRank, type Finding, type HealthContext, type Severity, type Thresholds } from './health.js';
+
+export { findingKey };
 import type { MonitorEvent } from './events.js';
 
 export interface TrackedFinding extends Finding {
@@ -30,16 +32,6 @@ export interface LiveVerdict {
   severity: Severity;
   /** Worst first. */
   findings: TrackedFinding[];
-}
-
-/**
- * Identity of a finding across polls: its rule and what it is about. Until findings name their
- * subject, the message stands in for it, up to the effects a cause was merged with
- * ("... -> likely cause of: ..."), which come and go while the cause lasts.
- */
-export function findingKey(f: Finding): string {
-  const subject = (f as Finding & { subject?: string }).subject ?? f.message.split(' -> ')[0];
-  return `${f.rule}\u0000${subject}`;
 }
 
 const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
@@ -103,12 +95,12 @@ export class VerdictMemory {
    * The verdict of `snapshot` (taken at `at`): the rule table on what can be read, plus the
    * findings of the last known data of what cannot, marked stale; each with its first-seen time.
    */
-  evaluate(snapshot: Snapshot, at: number, thresholds?: Thresholds): LiveVerdict {
-    const current = evaluateHealth(snapshot, thresholds);
+  evaluate(snapshot: Snapshot, at: number, thresholds?: Thresholds, context: HealthContext = {}): LiveVerdict {
+    const current = evaluateHealth(snapshot, thresholds, context);
     const known = this.known(snapshot);
     let findings: TrackedFinding[] = current.findings;
     if (known.dataAt.length > 0) {
-      findings = withLastKnown(current.findings, evaluateHealth(known.snapshot, thresholds).findings, Math.min(...known.dataAt));
+      findings = withLastKnown(current.findings, evaluateHealth(known.snapshot, thresholds, context).findings, Math.min(...known.dataAt));
     }
     this.remember(snapshot, at);
     const tracked = this.track(findings, snapshot, at);

@@ -17,7 +17,7 @@ import { idKey, uniqueKeys } from '../model/keys.js';
 import type { Snapshot } from '../model/snapshot.js';
 import { formatOffset } from '../model/units.js';
 import { pollOnce } from '../monitor/once.js';
-import { evaluateHealth, severityRank, type Finding, type Severity, type Thresholds, type Verdict } from '../monitor/health.js';
+import { evaluateHealth, severityRank, subjects, type Finding, type Severity, type Thresholds, type Verdict } from '../monitor/health.js';
 import { formatRange, parsePluginRange, perfNumber, rangeAlerts, upperLimit, type PluginRange } from './plugin-range.js';
 
 export type CheckStatus = 'OK' | 'WARNING' | 'CRITICAL' | 'UNKNOWN';
@@ -66,6 +66,7 @@ export function checkVerdict(snapshot: Snapshot, limits: CheckLimits): Verdict {
       extra.push({
         rule: 'ptp-offset',
         section: 'ptp',
+        subject: subjects.ptpPort(p.id),
         topic: 'ptp-offset',
         severity: hit.severity,
         message: `PTP port ${p.id} offset ${formatOffset(p.offsetFromMasterNs, { ascii: true })} from master (range ${formatRange(hit.range)} s)`,
@@ -198,7 +199,7 @@ export interface CheckFlags extends CommonFlags {
  */
 export const checkFlagNames: ReadonlySet<string> = new Set([
   'timeout', 'ptpPorts', 'header', 'tokenFile', 'cookieFile', 'insecure', 'ca', 'pinSha256', 'color',
-  'ptpWarn', 'ptpCrit', 'ntpWarn', 'ntpCrit', 'minSats', 'warning', 'critical', 'config',
+  'ptpWarn', 'ptpCrit', 'ntpWarn', 'ntpCrit', 'minSats', 'ptpMaxAge', 'utcMaxDiff', 'frozenAfter', 'warning', 'critical', 'config',
 ]);
 
 export interface CheckInput {

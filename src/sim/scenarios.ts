@@ -219,8 +219,20 @@ interface DeviceRefusal {
   errorCode: string;
 }
 
+/**
+ * A daemon that hangs: from `fromS` device seconds on, for `forS` seconds, the section answers
+ * what it had at `fromS` (every field, timestamps included), then recovers. The management API
+ * keeps answering meanwhile, which is what makes it hard to see.
+ */
+interface Hang {
+  section: 'ptp' | 'gnss';
+  fromS: number;
+  forS: number;
+}
+
 export interface Scenario {
   summary: string;
+  hang?: Hang;
   ntp: SourceSetup[] | DeviceRefusal;
   gnss: ReceiverSetup[] | DeviceRefusal;
   alarm: RawAlarmEmail | DeviceRefusal;
@@ -369,6 +381,18 @@ function manySources(): SourceSetup[] {
   return [gpsRefclock, ...servers];
 }
 
+/** The healthy device, with one daemon that hangs 8 s after the start for 16 s. */
+function hanging(summary: string, section: Hang['section']): Scenario {
+  return {
+    summary,
+    hang: { section, fromS: 8, forS: 16 },
+    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
+    gnss: [workingReceiver, standbyReceiver],
+    alarm: healthyAlarm,
+    ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
+  };
+}
+
 export const scenarios = {
   healthy: {
     summary: 'a synchronized device: GPS reference clock as best source, one receiver working, PTP ports 0 and 1 STABLE',
@@ -390,9 +414,10 @@ export const scenarios = {
     ptp: [stablePort(0, 'a0b1c2d3e4f5', 3)],
   },
   'gnss-antenna-open': {
-    summary: 'GNSS antenna open: PPS invalid, few satellites, the GPS reference clock not selectable, NTP on the LAN server',
+    summary: 'GNSS antenna open: PPS invalid, no satellite tracked, the GPS reference clock not selectable, NTP on the LAN server',
     ntp: [{ ...gpsRefclock, state: 'Not selectable', answers: 0 }, { ...lanServer, state: 'Best source' }, poolServer, flakyPeer],
-    gnss: [{ ...workingReceiver, antStatus: 'open', ppsValid: 'invalid', satellites: { gps: 2, glonass: 1, bds: 0, galileo: 0 }, pdop: 6.8 }, standbyReceiver],
+    // Without an antenna a receiver hears no satellite at all.
+    gnss: [{ ...workingReceiver, antStatus: 'open', ppsValid: 'invalid', satellites: { gps: 0, glonass: 0, bds: 0, galileo: 0 }, pdop: 99.9 }, standbyReceiver],
     alarm: healthyAlarm,
     ptp: [stablePort(0, 'a0b1c2d3e4f5', 3), stablePort(1, 'a0b1c2aabbcc', 7)],
   },
@@ -410,6 +435,8 @@ export const scenarios = {
     alarm: healthyAlarm,
     ptp: [{ ...stablePort(0, 'a0b1c2d3e4f5', 3), acquiresFromStart: true }, stablePort(1, 'a0b1c2aabbcc', 7)],
   },
+  'frozen-ptp': hanging('the PTP daemon hangs 8 s in and serves its last answer (lastUpdate, offset, delay, rate) for 16 s, then recovers', 'ptp'),
+  'frozen-gnss': hanging("the GNSS daemon hangs 8 s in and serves its last answer (the receiver's UTC stands still) for 16 s, then recovers", 'gnss'),
   'seed-sample': {
     summary: "every irregular shape of the device's documentation: sample text in lastRx, indicatorValid, combined date-times, a minimal standby receiver",
     ntp: [
@@ -640,6 +667,9 @@ const acquisition: ReadonlyArray<{ state: string; untilS: number; fromNs: number
 ];
 export const PTP_STEP_S = 10;
 
+/** This device's own clock identity, which a port without a grandmaster reports as its parent and grandmaster. */
+const OWN_IDENTITY = clockIdentity('00a0c9123456');
+
 function ptpPort(setup: PortSetup, clock: DeviceClock): RawPtpSlave {
   const seed = bootSeed(clock);
   const sample = Math.floor(clock.t); // one servo sample per second
@@ -662,6 +692,11 @@ function ptpPort(setup: PortSetup, clock: DeviceClock): RawPtpSlave {
     offset = never ? 0 : sign * magnitude * (1 + 0.05 * noise);
     gmPresent = !never && stage.gmPresent;
   }
+  // Without a grandmaster the port reports its own clock's quality: a slave-only clock
+  // (G.8275.1 T-TSC: clockClass 255, accuracy unknown 0xFE, variance 0xFFFF), not the old master's.
+  const quality = gmPresent
+    ? { gmIdentity: setup.gmIdentity, gmClockClass: setup.clockClass, gmClockAccuracy: setup.clockAccuracy, gmOffsetScaledLogVariance: setup.logVariance, gmPriority1: setup.priority1, gmPriority2: setup.priority2 }
+    : { gmIdentity: OWN_IDENTITY, gmClockClass: 255, gmClockAccuracy: 0xfe, gmOffsetScaledLogVariance: 0xffff, gmPriority1: 128, gmPriority2: 255 };
   const offsetFromMaster = Math.round(offset);
   return {
     portId: setup.id,
@@ -673,13 +708,8 @@ function ptpPort(setup: PortSetup, clock: DeviceClock): RawPtpSlave {
     stepsRemoved: setup.stepsRemoved,
     cumulativeRateOffset: round(setup.rateOffsetPpm + 0.0004 * wander(seed, channel(stream.rate, setup.id), clock.t / 60), 6),
     gmPresent,
-    gmIdentity: setup.gmIdentity,
-    parentPortIdentity: setup.parentPortIdentity,
-    gmClockClass: setup.clockClass,
-    gmClockAccuracy: setup.clockAccuracy,
-    gmOffsetScaledLogVariance: setup.logVariance,
-    gmPriority1: setup.priority1,
-    gmPriority2: setup.priority2,
+    parentPortIdentity: gmPresent ? setup.parentPortIdentity : `${OWN_IDENTITY}-${setup.id + 1}`,
+    ...quality,
     lastUpdate: Math.floor(deviceNowMs(clock) / 1000),
   };
 }
@@ -692,6 +722,13 @@ export type DeviceAnswer = { ok: true; data: unknown } | { ok: false; errorCode:
 
 const refused = (x: object): x is DeviceRefusal => 'errorCode' in x;
 
+/** The clock a section answers from: stuck at the moment its daemon hung, until it recovers. */
+function sectionClock(scenario: Scenario, section: Hang['section'], clock: DeviceClock): DeviceClock {
+  const h = scenario.hang;
+  const hung = h !== undefined && h.section === section && clock.boot === 0 && clock.t >= h.fromS && clock.t < h.fromS + h.forS;
+  return hung ? { ...clock, t: h.fromS } : clock;
+}
+
 /** What each operation answers in a scenario, for a request the device accepted. */
 const answers: Record<OperationName, (scenario: Scenario, id: number | undefined, clock: DeviceClock) => DeviceAnswer> = {
   ntp: (scenario, _id, clock) =>
@@ -701,12 +738,12 @@ const answers: Record<OperationName, (scenario: Scenario, id: number | undefined
     const chosen = scenario.gnss.filter((r) => id === undefined || r.id === id);
     // An id without a receiver is answered like a device without receivers.
     if (chosen.length === 0) return { ok: false, errorCode: '40003' };
-    return { ok: true, data: chosen.map((r) => receiver(r, clock)) };
+    return { ok: true, data: chosen.map((r) => receiver(r, sectionClock(scenario, 'gnss', clock))) };
   },
   alarm: (scenario) => (refused(scenario.alarm) ? { ok: false, errorCode: scenario.alarm.errorCode } : { ok: true, data: scenario.alarm }),
   ptp: (scenario, id, clock) => {
     const port = scenario.ptp.find((p) => p.id === id);
-    return port ? { ok: true, data: ptpPort(port, clock) } : { ok: false, errorCode: '40004' };
+    return port ? { ok: true, data: ptpPort(port, sectionClock(scenario, 'ptp', clock)) } : { ok: false, errorCode: '40004' };
   },
 };
 

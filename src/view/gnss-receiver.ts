@@ -1,5 +1,5 @@
 /** One GNSS receiver -> tab label, fields and satellite lines. Pure. */
-import { leapSecondMismatch } from '../model/decoders.js';
+import { leapSecondProblem } from '../model/decoders.js';
 import type { GnssReceiver } from '../model/snapshot.js';
 import { formatNumber } from '../model/units.js';
 import type { Glyphs } from './theme.js';
@@ -67,13 +67,17 @@ export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): F
   };
   add('antenna', rx.antenna !== null, [cell(`${antenna.symbol} ${antenna.word}`, antenna.token)]);
   add('PPS', rx.ppsValid !== null, [cell(`${pps.symbol} ${pps.word}`, pps.token)]);
-  const hasPos = rx.latitudeDeg !== null || rx.longitudeDeg !== null;
-  add('position', hasPos, [
-    cell(rx.latitudeDeg === null ? '-' : degrees(rx.latitudeDeg, opts.ascii)),
+  // A receiver without a fix (standby, offline) fills position fields with 0: not a place on Earth.
+  const reported = (v: number | null): v is number => v !== null && (full || v !== 0);
+  const lat = reported(rx.latitudeDeg) || reported(rx.longitudeDeg) ? rx.latitudeDeg : null;
+  const lon = lat === null ? null : rx.longitudeDeg;
+  add('position', lat !== null || lon !== null, [
+    cell(lat === null ? '-' : degrees(lat, opts.ascii)),
     cell(' '),
-    cell(rx.longitudeDeg === null ? '-' : degrees(rx.longitudeDeg, opts.ascii)),
+    cell(lon === null ? '-' : degrees(lon, opts.ascii)),
   ]);
-  add('altitude', rx.altitudeM !== null, [cell(rx.altitudeM === null ? '-' : `${formatNumber(rx.altitudeM, 1)} m`)]);
+  const alt = reported(rx.altitudeM) ? rx.altitudeM : null;
+  add('altitude', alt !== null, [cell(alt === null ? '-' : `${formatNumber(alt, 1)} m`)]);
   const dops: [string, number | null][] = [['H', rx.hdop], ['V', rx.vdop], ['P', rx.pdop]];
   add('DOP', dops.some(([, v]) => v !== null), [cell(dops.map(([k, v]) => `${k} ${formatNumber(v)}`).join('  '))]);
   add('UTC', rx.utc !== null, [cell(rx.utc === null ? '-' : utcText(rx.utc))]);
@@ -83,9 +87,9 @@ export function gnssReceiverFields(rx: GnssReceiver, opts: GnssRenderOptions): F
   return fields;
 }
 
-/** "~ GPS leap seconds 18 and BDS 5 should differ by 14 ...": a receiver whose two clocks disagree. */
+/** "~ GPS leap seconds 17 (GPS - UTC is 18 s since 2017-01-01)": a receiver with the wrong leap seconds. */
 export function leapSecondWarning(rx: GnssReceiver): Line | null {
-  const text = leapSecondMismatch(rx.gpsLeapSeconds, rx.bdsLeapSeconds);
+  const text = leapSecondProblem(rx.gpsLeapSeconds, rx.bdsLeapSeconds);
   return text ? [cell(`~ ${text}`, 'warn')] : null;
 }
 

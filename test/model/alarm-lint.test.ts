@@ -25,11 +25,18 @@ describe('lintAlarm', () => {
     ['malformed recipient', { recipientEmails: ['noc@example.com', 'bad address'] }, 'the recipient address "bad address" is malformed'],
     ['malformed sender', { senderEmail: 'clock.example.com', smtpUseAuth: false }, 'the sender address "clock.example.com" is malformed'],
     ['no SMTP server', { smtpServer: null }, 'alerting is on but no SMTP server is set'],
+    ['alerting switched off', { emailAlertEnabled: false }, 'alarm e-mail is switched off: no alarm reaches anyone by mail'],
+    // device API: alertLevel is the minimum level mailed; critical leaves out major (primary) alarms.
+    ['alert level critical', { alertLevel: 'critical' }, 'alert level critical mails critical alarms only: major alarms (a lost PTP port, an antenna fault) send no mail; set major'],
+    // RFC 6409 section 4.3: message submission authenticates the submitter.
+    ['587 without authentication', { smtpPort: 587, smtpUseAuth: false }, 'port 587 is the submission port and servers require authentication (RFC 6409): turn authentication on'],
+    // RFC 8314: implicit TLS on 465, STARTTLS on 587; one boolean cannot say which elsewhere.
+    ['TLS on a port that does not say which TLS', { smtpPort: 2525, smtpUseTLS: true }, "TLS on port 2525: the device's one TLS flag cannot say whether it speaks implicit TLS or STARTTLS; check which the server expects there"],
   ])('%s', (_name, patch, message) => {
     expect(lintAlarm({ ...base(), ...patch }).map((f) => f.message)).toContain(message);
   });
 
-  it('alerting off: no complaint about recipients or rate', () => {
-    expect(lintAlarm({ ...base(), emailAlertEnabled: false, recipientEmails: [], maxEmailsPerHour: 0 })).toEqual([]);
+  it('alerting off: that alone, no complaint about recipients or rate', () => {
+    expect(lintAlarm({ ...base(), emailAlertEnabled: false, recipientEmails: [], maxEmailsPerHour: 0 }).map((f) => f.field)).toEqual(['emailAlertEnabled']);
   });
 });

@@ -334,32 +334,23 @@ describe('formatDuration and formatAge', () => {
   });
 });
 
-describe('formatPpm', () => {
+// chrony (`chronyc tracking`: "Frequency ... ppm") and ptp4l ("freq" in ppb) users read a
+// frequency offset under 1 ppm in ppb: 0.000123 ppm must not print as +0.000ppm.
+describe('formatPpm: ppb under 1 ppm, ppm from 1 ppm on', () => {
   it.each<[number | null, string]>([
-    [0, '+0.000ppm'],
-    [1.5, '+1.500ppm'],
-    [-0.0123, '-0.012ppm'],
-    [-0.0001, '+0.000ppm'],
+    [0, '+0.00ppb'],
+    [0.000123, '+0.12ppb'],
+    [-0.0123, '-12.3ppb'],
+    [0.0132, '+13.2ppb'],
+    [0.4567, '+457ppb'],
+    [0.9999, '+1.00ppm'],
+    [1.5, '+1.50ppm'],
+    [-12.34, '-12.3ppm'],
+    [150, '+150ppm'],
+    [-0.0000001, '+0.00ppb'],
     [null, '-'],
     [Number.NaN, '-'],
   ])('%j -> %j', (ppm, text) => {
     expect(formatPpm(ppm)).toBe(text);
-  });
-});
-
-describe('formatNumber', () => {
-  it.each<[number | null, number | undefined, string]>([
-    [42, undefined, '42'],
-    [1.234, undefined, '1.23'],
-    [-0, undefined, '0'],
-    [-0.001, undefined, '0'],
-    [3, 1, '3.0'],
-    [-0.001, 2, '0.00'],
-    [-1.256, 2, '-1.26'],
-    [null, undefined, '-'],
-    [Number.NaN, 2, '-'],
-    [Number.POSITIVE_INFINITY, undefined, '-'],
-  ])('%j (digits %j) -> %j', (n, digits, text) => {
-    expect(formatNumber(n, digits)).toBe(text);
   });
 });

@@ -16,16 +16,23 @@ describe('diffSnapshots', () => {
     ['overall status', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP Synchronized -> Not synchronized'],
     ['sync source', (s) => void (ntp(s).syncSource = 'ntp1.example'), 'warning', 'sync source GPS -> ntp1.example'],
     ['source state', (s) => void (ntp(s).sources[1]!.state = 'False ticker'), 'warning', 'source ntp1.example: Selectable -> False ticker'],
-    ['reach to 000', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'critical', 'source ntp1.example unreachable (reach 000)'],
+    // A backup source going silent is information; the sync source going silent a warning (the finding says more).
+    ['a backup reaching 000', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'info', 'source ntp1.example unreachable (reach 000)'],
+    ['the sync source reaching 000', (s) => void (ntp(s).sources[0]!.reachCount = 0), 'warning', 'source GPS unreachable (reach 000)'],
     ['receiver status', (s) => void (gnss(s).receivers[0]!.status = 'offline'), 'critical', 'GNSS receiver 0 working -> offline'],
     ['antenna open', (s) => void (gnss(s).receivers[0]!.antenna = 'open'), 'critical', 'GNSS receiver 0 antenna normal -> open'],
-    ['PPS invalid', (s) => void (gnss(s).receivers[0]!.ppsValid = false), 'warning', 'GNSS receiver 0 PPS invalid'],
+    ['antenna open on a standby receiver', (s) => Object.assign(gnss(s).receivers[0]!, { status: 'standby', antenna: 'open' }), 'warning', 'GNSS receiver 0 antenna normal -> open'],
+    ['PPS invalid on the working receiver', (s) => void (gnss(s).receivers[0]!.ppsValid = false), 'critical', 'GNSS receiver 0 PPS invalid'],
     ['satellites below threshold', (s) => void (gnss(s).receivers[0]!.satellitesTotal = 2), 'warning', 'GNSS receiver 0 satellites 33 -> 2 (below 4)'],
     ['leap second', (s) => void (gnss(s).receivers[0]!.gpsLeapSeconds = 19), 'warning', 'GNSS receiver 0 GPS leap seconds 18 -> 19'],
     ['PTP state', (s) => void (ptp(s).ports[0]!.syncState = 'LOST'), 'critical', 'PTP port 0 STABLE -> LOST'],
     ['GM switchover', (s) => void (ptp(s).ports[0]!.gmIdentity = '00aabb.fffe.ccddee'), 'warning', 'PTP port 0 grandmaster changed 001122.fffe.334455 -> 00aabb.fffe.ccddee'],
+    // clockClass changes as severe as the class they go to (IEEE 1588 Table 5, G.8275.1 Table 2).
     ['GM holdover', (s) => void (ptp(s).ports[0]!.gmClockClass = 7), 'warning', 'PTP port 0 grandmaster clockClass 6 -> 7'],
-    ['PTP offset over crit', (s) => void (ptp(s).ports[0]!.offsetFromMasterNs = 200_000), 'critical', 'PTP port 0 offset over the critical threshold (200000 ns)'],
+    ['GM out of holdover specification', (s) => void (ptp(s).ports[0]!.gmClockClass = 140), 'critical', 'PTP port 0 grandmaster clockClass 6 -> 140'],
+    ['parent port', (s) => void (ptp(s).ports[0]!.parentPortIdentity = '00aabb.fffe.ccddee-2'), 'warning', 'PTP port 0 parent port changed 001122.fffe.334455-1 -> 00aabb.fffe.ccddee-2'],
+    ['steps removed', (s) => void (ptp(s).ports[0]!.stepsRemoved = 3), 'info', 'PTP port 0 steps removed 1 -> 3'],
+    ['PTP offset over crit', (s) => void (ptp(s).ports[0]!.offsetFromMasterNs = 200_000), 'critical', 'PTP port 0 offset over the critical threshold (+200µs)'],
     ['operation unreachable', (s) => void (s.gnss = down()), 'critical', 'GNSS unreachable: connection refused: nothing listens at that address and port'],
     ['operation refused', (s) => void (s.alarm = { ok: false, error: { kind: 'auth', code: '403', message: 'permission refused' } }), 'warning', 'ALARM refused: permission refused'],
   ])('%s', (_name, edit, severity, message) => {
@@ -36,7 +43,7 @@ describe('diffSnapshots', () => {
   it.each<[string, (s: Snapshot) => void, string]>([
     ['reach recovers', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'source ntp1.example reachable again (reach 377)'],
     ['antenna back', (s) => void (gnss(s).receivers[0]!.antenna = 'open'), 'GNSS receiver 0 antenna open -> normal'],
-    ['PTP offset back', (s) => void (ptp(s).ports[0]!.offsetFromMasterNs = 5000), 'PTP port 0 offset back within thresholds (12 ns)'],
+    ['PTP offset back', (s) => void (ptp(s).ports[0]!.offsetFromMasterNs = 5000), 'PTP port 0 offset back within thresholds (+12ns)'],
     ['operation answers again', (s) => void (s.ntp = down()), 'NTP answers again'],
   ])('recovery: %s', (_name, breakIt, message) => {
     const events = diffSnapshots(edited(breakIt), healthy(), 7);

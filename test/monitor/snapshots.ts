@@ -59,7 +59,7 @@ export function port(over: Partial<PtpPort> = {}): PtpPort {
     gmOffsetScaledLogVariance: 0x4e5d,
     gmPriority1: 128,
     gmPriority2: 128,
-    lastUpdate: 1_790_000_000,
+    lastUpdate: Date.parse('2026-11-22T03:04:05Z') / 1000,
     ...over,
   };
 }

@@ -56,12 +56,14 @@ describe('VerdictMemory: what cannot be read keeps its last known findings', () 
   it('a merged cause keeps its effects (stale) when their section cannot be read', () => {
     const both = edited((s) => {
       gnss(s).receivers[0]!.antenna = 'open';
-      ptp(s).ports[0]!.syncState = 'LOST';
+      // The reference clock this receiver feeds: an effect on this device (a PTP port's remote
+      // grandmaster never is one).
+      if (s.ntp.ok) s.ntp.data.sources[0]!.state = 'Not selectable';
     });
     const memory = new VerdictMemory();
     const merged = memory.evaluate(both, 1000).findings[0]!;
-    expect(merged.message).toMatch(/antenna open -> likely cause of: PTP port 0 LOST/);
-    const v = memory.evaluate(edited((s) => void (s.ptp = http500), both), 2000);
+    expect(merged.message).toMatch(/antenna open -> (likely|possibly the) cause of: reference clock GPS/);
+    const v = memory.evaluate(edited((s) => void (s.ntp = http500), both), 2000);
     const kept = v.findings.filter((f) => f.rule === merged.rule);
     expect(kept).toHaveLength(1);
     expect(kept[0]).toMatchObject({ message: merged.message, staleDataAt: 1000, since: 1000 });
@@ -94,7 +96,10 @@ describe('VerdictMemory: since when', () => {
   it('the events at start list what is already wrong', () => {
     const memory = new VerdictMemory();
     const events = findingsAtStart(memory.evaluate(antennaOpen, 1000), 1000);
-    expect(events).toEqual([{ at: 1000, severity: 'critical', section: 'gnss', message: 'at start: GNSS receiver 0 antenna open' }]);
+    expect(events).toEqual([
+      { at: 1000, severity: 'critical', section: 'gnss', message: 'at start: GNSS receiver 0 antenna open' },
+      { at: 1000, severity: 'warning', section: 'gnss', message: 'at start: GNSS receiver 0 antenna open yet PPS valid: one of the two flags is wrong' },
+    ]);
   });
 
   it('healthJson: ISO times, only what is known', () => {

@@ -44,7 +44,7 @@ describe('formatCheckLine (pure)', () => {
       limits,
       'OK',
       /^all checks passed$/,
-      ['ntp_offset=0.00000005s;0.01;0.1', 'ntp_sources_reachable=2;;;0;2', 'ptp_port0_offset=0.000000012s;0.000001;0.0001', 'gnss_rx0_satellites=33;4:;;0'],
+      ['ntp_offset=0.00000005s;0.01;0.1', 'ntp_sources_reachable=2;;;0;2', 'ptp_port0_offset=0.000000012s;0.0000001;0.000001', 'gnss_rx0_satellites=33;4:;;0'],
     ],
     [
       'PTP port acquiring: WARNING with its reason',
@@ -57,14 +57,14 @@ describe('formatCheckLine (pure)', () => {
       [],
     ],
     [
-      'antenna open and PTP lost: one CRITICAL finding with the cause first, the rest after "; "',
+      'antenna open and PTP lost: the antenna explains its own receiver (possibly: one poll), never the remote grandmaster',
       edit((s) => {
-        if (s.gnss.ok) s.gnss.data.receivers = [receiver({ antenna: 'open', satellitesTotal: 2 })];
+        if (s.gnss.ok) s.gnss.data.receivers = [receiver({ antenna: 'open', ppsValid: false, satellitesTotal: 2 })];
         if (s.ptp.ok) s.ptp.data.ports = [port({ syncState: 'LOST' })];
       }),
       limits,
       'CRITICAL',
-      /^GNSS receiver 0 antenna open -> likely cause of: PTP port 0 LOST; GNSS receiver 0 tracks 2 satellites \(< 4\)$/,
+      /^GNSS receiver 0 antenna open -> possibly the cause of: GNSS receiver 0 PPS invalid, GNSS receiver 0 tracks 2 satellites \(< 4\); PTP port 0 LOST$/,
       ['gnss_rx0_satellites=2;4:;;0'],
     ],
     [
@@ -83,7 +83,7 @@ describe('formatCheckLine (pure)', () => {
       { thresholds: defaultThresholds, ptpCrit: range('@0:0.000001') },
       'CRITICAL',
       /^PTP port 0 offset \+12ns from master \(range @0.000001 s\); PTP port 1 offset/,
-      ['ptp_port0_offset=0.000000012s;0.000001;@0.000001'],
+      ['ptp_port0_offset=0.000000012s;0.0000001;@0.000001'],
     ],
     [
       'no sync source: the NTP offset is undetermined (U)',
@@ -96,7 +96,7 @@ describe('formatCheckLine (pure)', () => {
       ['ntp_offset=U;0.01;0.1'],
     ],
     [
-      'unreachable sources are not counted; max is the configured count',
+      'unreachable sources are not counted (and warn); max is the configured count',
       edit((s) => {
         if (s.ntp.ok) {
           s.ntp.data.sourceCount = 3;
@@ -104,8 +104,8 @@ describe('formatCheckLine (pure)', () => {
         }
       }),
       limits,
-      'OK',
-      /^all checks passed$/,
+      'WARNING',
+      /^NTP source dead unreachable \(reach 000\)$/,
       ['ntp_sources_reachable=2;;;0;3'],
     ],
     [

@@ -139,10 +139,12 @@ describe('scenario contents', () => {
     expect(ntp.sources?.some((s) => s.isSyncSource)).toBe(false);
   });
 
-  it('gnss-antenna-open: antenna open, PPS invalid, few satellites, GPS clock not selectable', () => {
-    const [r] = data<RawGnssReceiver[]>('gnss-antenna-open', 'gnss', 0, clock(50));
-    expect(r).toMatchObject({ antStatus: 'open', ppsValid: 'invalid' });
-    expect((r?.signal ?? []).reduce((sum, s) => sum + (s.count ?? 0), 0)).toBeLessThanOrEqual(5);
+  it('gnss-antenna-open: antenna open, PPS invalid, no satellite (nothing is heard without an antenna), GPS clock not selectable', () => {
+    for (const t of [0, 50, 600]) {
+      const [r] = data<RawGnssReceiver[]>('gnss-antenna-open', 'gnss', 0, clock(t));
+      expect(r).toMatchObject({ antStatus: 'open', ppsValid: 'invalid' });
+      expect((r?.signal ?? []).reduce((sum, s) => sum + (s.count ?? 0), 0)).toBe(0);
+    }
     const gps = ntpAt('gnss-antenna-open', clock(50)).sources?.find((s) => s.nameIp === 'GPS');
     expect(gps).toMatchObject({ state: 'Not selectable', reach: '000' });
   });
@@ -253,6 +255,14 @@ describe('movement', () => {
     const delays = ports.map((p) => p.meanPathDelay ?? NaN);
     expect(Math.max(...delays) - Math.min(...delays)).toBeLessThanOrEqual(4);
     expect(ports[199]!.lastUpdate! - ports[0]!.lastUpdate!).toBe(199);
+  });
+
+  // IEEE 1588 8.2.3 / G.8275.1: without a grandmaster the parent data set is the clock's own (a slave-only T-TSC: class 255).
+  it('a LOST port without a grandmaster reports its own clock quality, not the old grandmaster\'s class 6', () => {
+    const lost = data<RawPtpSlave>('ptp-acquiring', 'ptp', 0, clock(5));
+    expect(lost).toMatchObject({ syncState: 'LOST', gmPresent: false, gmClockClass: 255, gmClockAccuracy: 0xfe, gmOffsetScaledLogVariance: 0xffff });
+    expect(lost.gmIdentity).not.toBe(data<RawPtpSlave>('ptp-acquiring', 'ptp', 0, clock(45)).gmIdentity);
+    expect(data<RawPtpSlave>('ptp-acquiring', 'ptp', 0, clock(45))).toMatchObject({ syncState: 'STABLE', gmPresent: true, gmClockClass: 6 });
   });
 
   it('ptp-acquiring: port 0 goes LOST, ACQUIRING, ACQUIRED, STABLE with a shrinking offset', () => {

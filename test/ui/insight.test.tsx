@@ -161,7 +161,7 @@ describe('header verdict', () => {
     s.verdict =
       severity === 'ok'
         ? { severity, findings: [] }
-        : { severity, findings: [{ rule: 'r', severity, section: 'ptp', topic: 'ptp-state', message: 'PTP port 0 LOST' }] };
+        : { severity, findings: [{ rule: 'r', severity, section: 'ptp', subject: 'ptp port 0', topic: 'ptp-state', message: 'PTP port 0 LOST' }] };
     return s;
   };
 
@@ -184,7 +184,7 @@ describe('header verdict', () => {
 
   it('keeps the verdict while the device is unreachable, the banner below it', () => {
     const s = unreachableState();
-    s.verdict = { severity: 'critical', findings: [{ rule: 'device-unreachable', severity: 'critical', section: 'device', topic: 'unreachable', message: 'device unreachable' }] };
+    s.verdict = { severity: 'critical', findings: [{ rule: 'device-unreachable', severity: 'critical', section: 'device', subject: 'device', topic: 'unreachable', message: 'device unreachable' }] };
     const lines = headerLines(s, NOW, uni).map(lineText);
     expect(lines[1]).toMatch(/^! CRITICAL · /);
     expect(lines[2]).toMatch(/^! no answer since/);
@@ -270,9 +270,10 @@ describe('PTP statistics and decoders', () => {
     app.unmount();
   });
 
-  it('GNSS: a GPS/BDS leap-second mismatch is a warning line', async () => {
+  // Each count against its current value (IERS Bulletin C: GPS - UTC 18 s since 2017-01-01, BDS - UTC 4 s).
+  it('GNSS: a leap-second count other than the current one is a warning line', async () => {
     const app = await renderApp(insightState());
-    const line = app.lines().find((l) => l.startsWith('~ GPS leap seconds 18 and BDS 5'));
+    const line = app.lines().find((l) => l.startsWith('~ BDS leap seconds 5 (BDS - UTC is 4 s)'));
     expect(line).toBeDefined();
     app.unmount();
   });
@@ -402,7 +403,7 @@ describe('keys d, [, ], s', () => {
 
 describe('bell', () => {
   const verdict = (severity: Severity): MonitorState['verdict'] =>
-    severity === 'ok' ? { severity, findings: [] } : { severity, findings: [{ rule: 'r', severity, section: 'ptp', topic: 'ptp-state', message: 'm' }] };
+    severity === 'ok' ? { severity, findings: [] } : { severity, findings: [{ rule: 'r', severity, section: 'ptp', subject: 'ptp port 0', topic: 'ptp-state', message: 'm' }] };
 
   it('rings once each time the verdict worsens, never when it improves or stays', async () => {
     const state = healthyState();

@@ -1,3 +1,4 @@
+import type { GnssReceiver } from '../../src/model/snapshot.js';
 import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { lineText } from '../../src/view/cell.js';
@@ -200,6 +201,21 @@ describe('GNSS receiver renderer', () => {
     ]);
   });
 
+  // The device's sample standby receiver sends altitude 0 (and may send 0,0): filler, not a fix.
+  it.each<[string, Partial<GnssReceiver>, string[]]>([
+    ['standby with filler altitude 0', { status: 'standby', altitudeM: 0, latitudeDeg: 22.5, longitudeDeg: 113.9 }, ['status', 'position']],
+    ['standby with filler 0,0 position and altitude', { status: 'standby', altitudeM: 0, latitudeDeg: 0, longitudeDeg: 0 }, ['status']],
+    ['standby with a real altitude', { status: 'standby', altitudeM: 47.9, latitudeDeg: 22.5, longitudeDeg: 113.9 }, ['status', 'position', 'altitude']],
+  ])('a non-working receiver: %s', (_name, over, labels) => {
+    const rx = { ...irregularState().gnss.data!.receivers[0]!, antenna: null, ppsValid: null, hdop: null, vdop: null, pdop: null, utc: null, gpsLeapSeconds: null, bdsLeapSeconds: null, ...over };
+    expect(gnssReceiverFields(rx, uni).map((f) => f.label)).toEqual(labels);
+  });
+
+  it('a working receiver at altitude 0 m (sea level) shows it', () => {
+    const rx = { ...irregularState().gnss.data!.receivers[0]!, status: 'working', altitudeM: 0 };
+    expect(gnssReceiverFields(rx, uni).find((f) => f.label === 'altitude')!.value.map((c) => c.text).join('')).toBe('0.0 m');
+  });
+
   it('shows a standby receiver without rows of dashes', () => {
     const standby = irregularState().gnss.data!.receivers[0]!;
     expect(gnssReceiverFields(standby, uni).map((f) => f.label)).toEqual(['status', 'position']);
@@ -233,7 +249,7 @@ describe('PTP port renderer', () => {
       'path delay': '+1.48µs',
       'master offset': '-8ns',
       'steps removed': '1 (directly attached to the grandmaster)',
-      'rate offset': '+0.012ppm',
+      'rate offset': '+12.0ppb',
       'GM present': '* yes',
       'GM identity': '001122.3344.556677',
       'parent port': '001122.3344.556677-1',
@@ -266,7 +282,7 @@ describe('PTP port renderer', () => {
   });
 
   it('explains clock class and accuracy', () => {
-    expect(clockClassText(248)).toBe('248 (default: not synchronized to any reference)');
+    expect(clockClassText(248)).toBe('248 (free-running: default, not synchronized to any reference)');
     expect(clockClassText(7)).toBe('7 (holdover, within specification)');
     expect(clockClassText(99)).toBe('99 (alternate PTP profile)');
     expect(clockClassText(null)).toBe('-');
@@ -322,8 +338,8 @@ describe('header, sections and summaries', () => {
     s.verdict = {
       severity: 'warning',
       findings: [
-        { rule: 'ptp-state', severity: 'warning', section: 'ptp', topic: 'ptp-state', message: 'PTP port 1 ACQUIRING' },
-        { rule: 'ntp-source', severity: 'warning', section: 'ntp', topic: 'ntp-source', message: 'time.bad.example is a false ticker' },
+        { rule: 'ptp-state', severity: 'warning', section: 'ptp', subject: 'ptp port 1', topic: 'ptp-state', message: 'PTP port 1 ACQUIRING' },
+        { rule: 'ntp-source', severity: 'warning', section: 'ntp', subject: 'ntp source time.bad.example', topic: 'ntp-source', message: 'time.bad.example is a false ticker' },
       ],
     };
     const lines = headerLines(s, NOW, uni);
