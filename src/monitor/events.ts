@@ -6,6 +6,7 @@
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { defaultThresholds, ptpStateSeverity, type Thresholds } from './health.js';
 import { lookupTable } from '../model/lookup.js';
+import { antennaStates, ntpOverallStates, ntpSourceStates, stateWord } from '../view/theme.js';
 
 export type EventSeverity = 'info' | 'ok' | 'warning' | 'critical';
 
@@ -57,7 +58,7 @@ export const diffs: Diff[] = [
   // NTP
   (p, n) =>
     p.ntp.ok && n.ntp.ok && p.ntp.data.overallStatus !== n.ntp.data.overallStatus
-      ? [{ severity: n.ntp.data.overallStatus === 'Synchronized' ? 'ok' : 'critical', section: 'ntp', message: `NTP ${p.ntp.data.overallStatus ?? '?'} -> ${n.ntp.data.overallStatus ?? '?'}` }]
+      ? [{ severity: n.ntp.data.overallStatus === 'Synchronized' ? 'ok' : 'critical', section: 'ntp', message: `NTP ${stateWord(ntpOverallStates, p.ntp.data.overallStatus)} -> ${stateWord(ntpOverallStates, n.ntp.data.overallStatus)}` }]
       : [],
   (p, n) =>
     p.ntp.ok && n.ntp.ok && p.ntp.data.syncSource !== n.ntp.data.syncSource
@@ -65,7 +66,7 @@ export const diffs: Diff[] = [
       : [],
   (p, n) =>
     pairs(ntpSources(p), ntpSources(n), (s) => s.name).flatMap(([a, b]): Ev[] =>
-      a.state !== b.state ? [{ severity: ntpStateSeverity[b.state ?? ''] ?? 'info', section: 'ntp' as const, message: `source ${b.name}: ${a.state ?? '?'} -> ${b.state ?? '?'}` }] : [],
+      a.state !== b.state ? [{ severity: ntpStateSeverity[b.state ?? ''] ?? 'info', section: 'ntp' as const, message: `source ${b.name}: ${stateWord(ntpSourceStates, a.state)} -> ${stateWord(ntpSourceStates, b.state)}` }] : [],
     ),
   (p, n) =>
     pairs(ntpSources(p), ntpSources(n), (s) => s.name).flatMap(([a, b]): Ev[] => {
@@ -79,7 +80,7 @@ export const diffs: Diff[] = [
     pairs(receivers(p), receivers(n), (r) => String(r.id)).flatMap(([a, b]): Ev[] => {
       const out: Ev[] = [];
       if (a.status !== b.status) out.push({ severity: b.status === 'working' ? 'ok' : b.status === 'offline' ? 'critical' : 'info', section: 'gnss', message: `${rx(b)} ${a.status ?? '?'} -> ${b.status ?? '?'}` });
-      if (a.antenna !== b.antenna && b.antenna !== null) out.push({ severity: antennaSeverity(b.antenna), section: 'gnss', message: `${rx(b)} antenna ${a.antenna ?? '?'} -> ${b.antenna}` });
+      if (a.antenna !== b.antenna && b.antenna !== null) out.push({ severity: antennaSeverity(b.antenna), section: 'gnss', message: `${rx(b)} antenna ${stateWord(antennaStates, a.antenna)} -> ${stateWord(antennaStates, b.antenna)}` });
       if (a.ppsValid !== b.ppsValid && b.ppsValid !== null) out.push({ severity: b.ppsValid ? 'ok' : 'warning', section: 'gnss', message: `${rx(b)} PPS ${b.ppsValid ? 'valid again' : 'invalid'}` });
       if (a.gpsLeapSeconds !== null && b.gpsLeapSeconds !== null && a.gpsLeapSeconds !== b.gpsLeapSeconds) out.push({ severity: 'warning', section: 'gnss', message: `${rx(b)} GPS leap seconds ${a.gpsLeapSeconds} -> ${b.gpsLeapSeconds}` });
       if (a.bdsLeapSeconds !== null && b.bdsLeapSeconds !== null && a.bdsLeapSeconds !== b.bdsLeapSeconds) out.push({ severity: 'warning', section: 'gnss', message: `${rx(b)} BDS leap seconds ${a.bdsLeapSeconds} -> ${b.bdsLeapSeconds}` });

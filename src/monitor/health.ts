@@ -8,6 +8,7 @@ import { leapSecondMismatch } from '../model/decoders.js';
 import type { GnssReceiver, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { lookupTable } from '../model/lookup.js';
 import { formatOffset } from '../model/units.js';
+import { ntpOverallStates, ntpSourceStates, stateWord } from '../view/theme.js';
 
 export type Severity = 'ok' | 'warning' | 'critical';
 export const severityRank: Record<Severity, number> = { ok: 0, warning: 1, critical: 2 };
@@ -101,7 +102,7 @@ export const rules: Rule[] = [
     checks: 'NTP overallStatus is Synchronized (otherwise CRITICAL)',
     evaluate: (s) =>
       s.ntp.ok && s.ntp.data.overallStatus !== 'Synchronized'
-        ? [{ severity: 'critical', topic: 'ntp-sync', message: `NTP ${s.ntp.data.overallStatus ?? 'status unknown'}` }]
+        ? [{ severity: 'critical', topic: 'ntp-sync', message: `NTP ${stateWord(ntpOverallStates, s.ntp.data.overallStatus, 'status unknown')}` }]
         : [],
   },
   {
@@ -112,7 +113,7 @@ export const rules: Rule[] = [
       s.ntp.ok
         ? s.ntp.data.sources
             .filter((src) => src.state === 'False ticker' || src.state === 'Too variable')
-            .map((src) => ({ severity: 'warning' as const, topic: 'ntp-source' as const, message: `NTP source ${src.name} is ${src.state}` }))
+            .map((src) => ({ severity: 'warning' as const, topic: 'ntp-source' as const, message: `NTP source ${src.name} is ${stateWord(ntpSourceStates, src.state)}` }))
         : [],
   },
   {

@@ -88,6 +88,14 @@ export function styleOf(table: Readonly<Record<string, StateStyle>>, value: stri
   return table[value] ?? { token: 'muted', symbol: '?', word: value };
 }
 
+/**
+ * A device state in the words the live monitor shows ("Too variable" -> "too variable"), for
+ * every text that names one: findings (check, --once, the header) and events. One vocabulary.
+ */
+export function stateWord(table: Readonly<Record<string, StateStyle>>, value: string | null | undefined, missing = '?'): string {
+  return value === null || value === undefined ? missing : styleOf(table, value).word;
+}
+
 /** Booleans that are good when true (PPS valid, alerting on). */
 export function flagStyle(value: boolean | null, words: [yes: string, no: string], badWhenFalse = true): StateStyle {
   if (value === null) return { token: 'muted', symbol: '?', word: '-' };

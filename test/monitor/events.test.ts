@@ -13,9 +13,9 @@ describe('diffSnapshots', () => {
   });
 
   it.each<[string, (s: Snapshot) => void, string, string]>([
-    ['overall status', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP Synchronized -> Not synchronized'],
+    ['overall status', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP synchronized -> not synchronized'],
     ['sync source', (s) => void (ntp(s).syncSource = 'ntp1.example'), 'warning', 'sync source GPS -> ntp1.example'],
-    ['source state', (s) => void (ntp(s).sources[1]!.state = 'False ticker'), 'warning', 'source ntp1.example: Selectable -> False ticker'],
+    ['source state', (s) => void (ntp(s).sources[1]!.state = 'False ticker'), 'warning', 'source ntp1.example: selectable -> false ticker'],
     ['reach to 000', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'critical', 'source ntp1.example unreachable (reach 000)'],
     ['receiver status', (s) => void (gnss(s).receivers[0]!.status = 'offline'), 'critical', 'GNSS receiver 0 working -> offline'],
     ['antenna open', (s) => void (gnss(s).receivers[0]!.antenna = 'open'), 'critical', 'GNSS receiver 0 antenna normal -> open'],

@@ -14,9 +14,9 @@ describe('evaluateHealth', () => {
   });
 
   it.each<[string, (s: Snapshot) => void, 'warning' | 'critical', string]>([
-    ['NTP not synchronized', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP Not synchronized'],
-    ['a false ticker', (s) => ntp(s).sources.push(source({ name: 'bad', state: 'False ticker' })), 'warning', 'NTP source bad is False ticker'],
-    ['a too variable source', (s) => ntp(s).sources.push(source({ name: 'wob', state: 'Too variable' })), 'warning', 'NTP source wob is Too variable'],
+    ['NTP not synchronized', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP not synchronized'],
+    ['a false ticker', (s) => ntp(s).sources.push(source({ name: 'bad', state: 'False ticker' })), 'warning', 'NTP source bad is false ticker'],
+    ['a too variable source', (s) => ntp(s).sources.push(source({ name: 'wob', state: 'Too variable' })), 'warning', 'NTP source wob is too variable'],
     ['NTP offset over warn', (s) => void (ntp(s).sources[0]!.offsetNs = 20_000_000), 'warning', 'NTP offset +20.0ms to GPS'],
     ['NTP offset over crit', (s) => void (ntp(s).sources[0]!.offsetNs = -150_000_000), 'critical', 'NTP offset -150ms to GPS'],
     ['no receiver working', (s) => void (gnss(s).receivers[0]!.status = 'standby'), 'critical', 'no GNSS receiver working'],
@@ -78,7 +78,7 @@ describe('evaluateHealth', () => {
     });
     const v = evaluateHealth(s);
     expect(v.findings[0]!.severity).toBe('critical');
-    expect(verdictSummary(v)).toBe('CRITICAL: NTP Not synchronized (+1 more)');
+    expect(verdictSummary(v)).toBe('CRITICAL: NTP not synchronized (+1 more)');
   });
 
   it('honours custom thresholds', () => {
