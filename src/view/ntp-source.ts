@@ -6,8 +6,8 @@ import { describeReach } from '../model/decoders.js';
 import type { NtpData, NtpSource } from '../model/snapshot.js';
 import { spread, STATS_WINDOW } from '../monitor/stats.js';
 import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../model/units.js';
-import type { Glyphs, Token } from './theme.js';
-import { ntpOverallStates, ntpSourceStates, styleOf } from './theme.js';
+import type { Glyphs, OffsetLimits, Token } from './theme.js';
+import { ntpOverallStates, ntpSourceStates, offsetToken, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { sparkline } from './sparkline.js';
@@ -45,6 +45,8 @@ export interface NtpRenderOptions {
   sparkWidth?: number;
   /** Time in the current state, e.g. "2h14m" (live monitor only). */
   inState?: string | null;
+  /** Offsets beyond these are colored warn / bad (--ntp-warn, --ntp-crit). */
+  limits?: OffsetLimits;
 }
 
 /** chrony's error bound: "±450µs" ("+/-450us" in ASCII); the formatter's sign is dropped. */
@@ -82,7 +84,7 @@ export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[]
     poll: numeric(formatDuration(src.pollSeconds)),
     reach: cell(reachMarks(src.reach, opts.glyphs), reachToken(src.reach), strong),
     lastRx: numeric(formatDuration(src.lastRxSeconds)),
-    offset: numeric(formatOffset(src.offsetNs, { ascii: opts.ascii })),
+    offset: cell(formatOffset(src.offsetNs, { ascii: opts.ascii }), src.offsetNs === null ? 'muted' : offsetToken(src.offsetNs, opts.limits), strong),
     error: numeric(plusMinus(src.errorNs, opts.ascii)),
     trend: cell(sparkline(history, opts.sparkWidth ?? SPARK_WIDTH, opts.glyphs.sparkRamp), 'accent'),
   };
@@ -111,7 +113,9 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
       cell(opts.inState ? ` for ${opts.inState}` : '', 'muted'),
       cell(`  ${src.name}`, undefined, src.isSyncSource),
       cell(src.isSyncSource ? ' (in use)' : '', 'ok'),
-      cell(`  adjusted ${fmt(src.offsetNs)}  measured ${fmt(src.measuredOffsetNs)}`),
+      cell('  adjusted '),
+      cell(fmt(src.offsetNs), offsetToken(src.offsetNs, opts.limits)),
+      cell(`  measured ${fmt(src.measuredOffsetNs)}`),
       cell(src.errorNs === null ? '' : `  ${plusMinus(src.errorNs, opts.ascii)}`),
     ],
     [

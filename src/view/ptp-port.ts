@@ -3,8 +3,8 @@ import { describeClockAccuracy, describeClockClass, describeStepsRemoved, descri
 import type { PtpPort } from '../model/snapshot.js';
 import { STATS_WINDOW, summarize } from '../monitor/stats.js';
 import { formatNumber, formatOffset, formatPpm } from '../model/units.js';
-import type { Glyphs } from './theme.js';
-import { flagStyle, ptpSyncStates, styleOf } from './theme.js';
+import type { Glyphs, OffsetLimits } from './theme.js';
+import { flagStyle, offsetToken, ptpSyncStates, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import type { Field } from './field.js';
@@ -25,6 +25,8 @@ export const ptpColumns: readonly TableColumn<PtpColumn>[] = [
 export interface PtpRenderOptions {
   ascii: boolean;
   glyphs: Glyphs;
+  /** Offsets from master beyond these are colored warn / bad (--ptp-warn, --ptp-crit). */
+  limits?: OffsetLimits;
 }
 
 export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions): TableRow<PtpColumn> {
@@ -42,7 +44,7 @@ export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions): TableRow<PtpC
   return {
     port: cell(String(port.id)),
     state: cell(`${style.symbol} ${style.word}`, style.token, true),
-    offset: cell(off(port.offsetFromMasterNs)),
+    offset: cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits)),
     delay: cell(off(port.meanPathDelayNs)),
     gm: cell(port.gmIdentity ?? '-', port.gmIdentity ? undefined : 'muted'),
   };
@@ -131,7 +133,7 @@ export function ptpPortDetail(
   return [
     { label: 'port id', value: [cell(String(port.id))] },
     { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true), cell(live.inState ? ` for ${live.inState}` : '', 'muted')] },
-    { label: 'offset', value: [cell(off(port.offsetFromMasterNs), undefined, true), cell(spark ? ` ${spark}` : '', 'accent')] },
+    { label: 'offset', value: [cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits), true), cell(spark ? ` ${spark}` : '', 'accent')] },
     ...(offsetStats ? [{ label: 'offset stats', value: [cell(offsetStats)] }] : []),
     { label: 'path delay', value: [cell(off(port.meanPathDelayNs))] },
     ...(delayStats ? [{ label: 'delay stats', value: [cell(delayStats)] }] : []),

@@ -96,6 +96,24 @@ export function stateWord(table: Readonly<Record<string, StateStyle>>, value: st
   return value === null || value === undefined ? missing : styleOf(table, value).word;
 }
 
+/** Warning and critical limits on the magnitude of an offset, ns (the health thresholds). */
+export interface OffsetLimits {
+  warnNs: number;
+  critNs: number;
+}
+
+/** The health thresholds as the limits of NTP and of PTP offsets. */
+export function offsetLimits(t: { ntpWarnNs: number; ntpCritNs: number; ptpWarnNs: number; ptpCritNs: number }): { ntp: OffsetLimits; ptp: OffsetLimits } {
+  return { ntp: { warnNs: t.ntpWarnNs, critNs: t.ntpCritNs }, ptp: { warnNs: t.ptpWarnNs, critNs: t.ptpCritNs } };
+}
+
+/** An offset's color by threshold: over critical bad, over warning warn, otherwise none. */
+export function offsetToken(ns: number | null, limits: OffsetLimits | undefined): Token | undefined {
+  if (ns === null || !limits) return undefined;
+  const magnitude = Math.abs(ns);
+  return magnitude > limits.critNs ? 'bad' : magnitude > limits.warnNs ? 'warn' : undefined;
+}
+
 /** Booleans that are good when true (PPS valid, alerting on). */
 export function flagStyle(value: boolean | null, words: [yes: string, no: string], badWhenFalse = true): StateStyle {
   if (value === null) return { token: 'muted', symbol: '?', word: '-' };

@@ -9,7 +9,7 @@ vi.hoisted(() => {
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { OUTAGE_REASON, PTP_AUTH_MESSAGE, emptyState, gnssNoReceiverState, healthyState, irregularState, NOW, ptpAuthRefusedState, unreachableState } from './fixtures.js';
-import { ESC, frameViolations, keys, renderApp, stripAnsi } from './harness.js';
+import { colorAt, ESC, frameViolations, keys, renderApp, stripAnsi } from './harness.js';
 import type { MonitorState } from '../../src/monitor/state.js';
 
 afterEach(() => cleanup());
@@ -324,6 +324,15 @@ describe('color and text', () => {
   it('color on: chalk colors (so the test above proves something)', async () => {
     const app = await renderApp(healthyState(), { color: true });
     expect(app.frame()).toMatch(SGR);
+    app.unmount();
+  });
+
+  it('colors offsets by threshold in the tables: PTP +15.3µs over 1µs is yellow, the false ticker\'s +2.50s red', async () => {
+    const app = await renderApp(healthyState(), { color: true });
+    const f = app.frame();
+    expect(colorAt(f, '+15.3µs')).toBe(33);
+    expect(colorAt(f, '+2.50s')).toBe(31);
+    expect(colorAt(f, '-850ns')).toBe(39);
     app.unmount();
   });
 

@@ -10,7 +10,7 @@ import { sectionAge } from '../../src/view/section.js';
 import { sparkline } from '../../src/view/sparkline.js';
 import { sectionSummary } from '../../src/view/summary.js';
 import { verdictLine, verdictParts } from '../../src/view/verdict.js';
-import { asciiGlyphs, unicodeGlyphs } from '../../src/view/theme.js';
+import { asciiGlyphs, offsetLimits, offsetToken, unicodeGlyphs } from '../../src/view/theme.js';
 import { clipText, fitLine, padText } from '../../src/view/fit.js';
 import { layoutColumns, scrollWindow } from '../../src/view/table-layout.js';
 import { gridLines, gridShape } from '../../src/ui/widgets/FieldGrid.js';
@@ -108,6 +108,33 @@ describe('table layout', () => {
   });
 });
 
+describe('offset colors by threshold', () => {
+  const limits = { warnNs: 1_000, critNs: 100_000 };
+  it.each([
+    [0, undefined],
+    [1_000, undefined],
+    [-1_001, 'warn'],
+    [100_000, 'warn'],
+    [100_001, 'bad'],
+    [-5e9, 'bad'],
+    [null, undefined],
+  ] as const)('%s ns -> %s', (ns, token) => {
+    expect(offsetToken(ns, limits)).toBe(token);
+  });
+
+  it('in the PTP port row and the detail, with the PTP thresholds', () => {
+    const port = ptpPort({ id: 0, offsetFromMasterNs: 184_000 });
+    expect(ptpPortRow(port, { ...uni, limits }).offset.token).toBe('bad');
+    const offset = ptpPortDetail(port, [], NOW, { ...uni, sparkWidth: 0, limits }).find((f) => f.label === 'offset')!;
+    expect(offset.value[0]!.token).toBe('bad');
+    expect(ptpPortRow(ptpPort({ id: 0, offsetFromMasterNs: 12 }), { ...uni, limits }).offset.token).toBeUndefined();
+  });
+
+  it('takes the limits from the health thresholds', () => {
+    expect(offsetLimits({ ntpWarnNs: 1, ntpCritNs: 2, ptpWarnNs: 3, ptpCritNs: 4 })).toEqual({ ntp: { warnNs: 1, critNs: 2 }, ptp: { warnNs: 3, critNs: 4 } });
+  });
+});
+
 describe('NTP source renderer', () => {
   it('shows chrony symbols, reach marks, scaled offsets and the source in use', () => {
     const row = ntpSourceRow(ntpSource({ name: 'ntp1', state: 'Best source', isSyncSource: true, offsetNs: -850, errorNs: 21_000, reach: '177' }), [], uni);
@@ -146,6 +173,16 @@ describe('NTP source renderer', () => {
     const row = ntpSourceRow(ntpSource({ name: 'n', reach: null, stratum: null, offsetNs: null, errorNs: null, lastRxSeconds: null }), [], uni);
     expect([row.reach.text, row.stratum.text, row.offset.text, row.error.text, row.lastRx.text]).toEqual(['-', '-', '-', '-', '-']);
     expect(plusMinus(null, false)).toBe('-');
+  });
+
+  it.each([
+    [-850, undefined],
+    [12_000_000, 'warn'],
+    [-250_000_000, 'bad'],
+    [null, 'muted'],
+  ] as const)('colors the offset %s by the NTP thresholds: %s', (offsetNs, token) => {
+    const limits = { warnNs: 10_000_000, critNs: 100_000_000 };
+    expect(ntpSourceRow(ntpSource({ name: 'n', offsetNs }), [], { ...uni, limits }).offset.token).toBe(token);
   });
 
   it('colors reach by how many polls succeeded', () => {

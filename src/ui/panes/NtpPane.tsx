@@ -6,6 +6,7 @@ import { cell } from '../../view/cell.js';
 import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
+import { offsetLimits } from '../../view/theme.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
@@ -36,7 +37,7 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const tableSpace = body - fixed;
   // The full detail when every row fits beside it; one line while the table is tight; none below 3.
   const detailLines = sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
-  const opts = { ascii: display.ascii, glyphs: display.glyphs };
+  const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ntp };
   const history = (name: string) => state.history.values(seriesKey.ntpOffset(name));
   const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now) }));
   const current = sources[selected];

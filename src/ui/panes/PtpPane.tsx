@@ -4,6 +4,7 @@ import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import { STATS_WINDOW } from '../../monitor/stats.js';
 import { timeInState } from '../../view/time.js';
+import { offsetLimits } from '../../view/theme.js';
 import type { Field } from '../../view/field.js';
 import { cell } from '../../view/cell.js';
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
@@ -28,7 +29,7 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
     port,
     state.history.values(seriesKey.ptpOffset(port.id)),
     now,
-    { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
+    { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK, limits: offsetLimits(state.thresholds).ptp },
     {
       inState: timeInState(state.stateClock, stateKey.ptp(port.id), now),
       offsets: state.history.get(seriesKey.ptpOffset(port.id))?.recent(STATS_WINDOW) ?? [],
@@ -54,7 +55,7 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const port = ports[index];
   const body = height - 1 - (section.error ? 1 : 0);
   const listHeight = Math.min(1 + ports.length, Math.max(3, Math.floor(body * MAX_LIST_SHARE)));
-  const opts = { ascii: display.ascii, glyphs: display.glyphs };
+  const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ptp };
 
   return (
     <PaneFrame index={3} title="PTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
