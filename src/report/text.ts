@@ -18,7 +18,7 @@ import { ptpColumns, ptpPortDetail, ptpPortRow } from '../view/ptp-port.js';
 import { errorLine } from '../view/section.js';
 import { glyphsFor, offsetLimits, palette, type Token } from '../view/theme.js';
 import { fitLine, lineWidth, padText } from '../view/fit.js';
-import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../view/table-layout.js';
+import { COLUMN_GAP, layoutColumns, placeText, type TableColumn, type TableRow } from '../view/table-layout.js';
 
 export interface TextReportOptions {
   color: boolean;
@@ -83,7 +83,10 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
     }
     out.push(...table(ptpColumns, data.ports.map((p) => ptpPortRow(p, { ascii: opts.ascii, glyphs, limits: limits.ptp })), width, glyphs.ellipsis));
     for (const p of data.ports) {
-      if (!p.ok) continue;
+      if (!p.ok) {
+        if (p.error) say([cell(`port ${p.id} `, undefined, true), ...errorLine(p.error)]);
+        continue;
+      }
       out.push([cell(`port ${p.id}`, undefined, true)]);
       // The list row already shows id, state and offset; the rest of the detail follows.
       const detail = ptpPortDetail(p, [], now, { ascii: opts.ascii, glyphs, sparkWidth: 0, limits: limits.ptp }).slice(3);
@@ -147,7 +150,7 @@ function table<K extends string>(columns: readonly TableColumn<K>[], rows: Table
   const body = rows.map((row) =>
     placed.flatMap((c, i) => {
       const v = row[c.key];
-      const text = padText(v.text, c.width, c.align ?? 'left', ellipsis);
+      const text = placeText(v.text, c, ellipsis);
       return i === 0 ? [{ ...v, text }] : [cell(gap), { ...v, text }];
     }),
   );

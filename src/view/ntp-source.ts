@@ -7,7 +7,7 @@ import type { NtpData, NtpSource } from '../model/snapshot.js';
 import { spread, STATS_WINDOW } from '../monitor/stats.js';
 import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../model/units.js';
 import type { Glyphs, OffsetLimits, Token } from './theme.js';
-import { ntpOverallStates, ntpSourceStates, offsetToken, styleOf } from './theme.js';
+import { ntpModes, ntpOverallStates, ntpSourceStates, offsetToken, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { sparkline } from './sparkline.js';
@@ -19,9 +19,10 @@ export const SPARK_WIDTH = 12;
 
 export const ntpColumns: readonly TableColumn<NtpColumn>[] = [
   { key: 'state', header: 'S' },
-  { key: 'name', header: 'source', flex: true, minWidth: 16, maxWidth: 32 },
+  // An IPv6 literal is up to 41 columns with its brackets: never capped, never cut first.
+  { key: 'name', header: 'source', identity: true },
   { key: 'word', header: 'state', drop: 9, maxWidth: 14 },
-  { key: 'mode', header: 'mode', drop: 8, maxWidth: 15, flex: true, minWidth: 6 },
+  { key: 'mode', header: 'mode', drop: 8, maxWidth: 15 },
   { key: 'stratum', header: 'st', align: 'right' },
   { key: 'poll', header: 'poll', align: 'right', drop: 4 },
   { key: 'reach', header: 'reach', drop: 3 },
@@ -79,7 +80,7 @@ export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[]
     name: cell(name, style.token, strong),
     word: cell(style.word, style.token, strong),
     since: cell(opts.inState ?? '-', 'muted'),
-    mode: cell(src.mode ?? '-', src.mode ? undefined : 'muted', strong),
+    mode: cell(src.mode === null ? '-' : styleOf(ntpModes, src.mode).word, src.mode ? undefined : 'muted', strong),
     stratum: numeric(formatNumber(src.stratum)),
     poll: numeric(formatDuration(src.pollSeconds)),
     reach: cell(reachMarks(src.reach, opts.glyphs), reachToken(src.reach), strong),

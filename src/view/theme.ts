@@ -38,6 +38,13 @@ export const ntpSourceStates = lookupTable<StateStyle>({
   'Not selectable': { token: 'muted', symbol: '?', word: 'not selectable' },
 });
 
+/** NTP source modes: chrony's mode mark (^ server, = peer, # reference clock) and a short word. */
+export const ntpModes = lookupTable<StateStyle>({
+  Server: { token: 'text', symbol: '^', word: 'server' },
+  Peer: { token: 'text', symbol: '=', word: 'peer' },
+  'Reference clock': { token: 'text', symbol: '#', word: 'refclock' },
+});
+
 export const ntpOverallStates = lookupTable<StateStyle>({
   Synchronized: { token: 'ok', symbol: '*', word: 'synchronized' },
   'Not synchronized': { token: 'bad', symbol: '!', word: 'not synchronized' },

@@ -7,7 +7,7 @@ import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
 import type { Field } from '../../view/field.js';
 import { cell } from '../../view/cell.js';
-import { ptpColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
+import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
 import { errorLine, sectionAge, sectionErrorLine } from '../../view/section.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
@@ -63,7 +63,7 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {!section.data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {section.data && ports.length === 0 ? <StyledLine line={[cell('no PTP slave ports on this device', 'muted')]} width={width} /> : null}
       {ports.length > 0 ? (
-        <Table columns={ptpColumns} rows={ports.map((p) => ptpPortRow(p, opts))} width={width} height={listHeight} selected={index} />
+        <Table columns={ptpLiveColumns} rows={ports.map((p) => ptpPortRow(p, opts, timeInState(state.stateClock, stateKey.ptp(p.id), now)))} width={width} height={listHeight} selected={index} />
       ) : null}
       {port && port.ok ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
       {port && !port.ok && port.error ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
