@@ -6,7 +6,7 @@
 import type { AlarmData, GnssData, NtpData, PtpData, SectionName, Snapshot, SnapshotError } from '../model/snapshot.js';
 import { EventLog, StateClock } from './events.js';
 import { defaultThresholds, type Thresholds, type Verdict } from './health.js';
-import { HistoryStore } from './history.js';
+import { HistoryStore, historyCapacity } from './history.js';
 
 export interface SectionState<T> {
   /** Last good data; kept when later polls fail, so nothing the technician knew is hidden. */
@@ -86,7 +86,7 @@ export function initialState(device: string, intervalMs: number, thresholds: Thr
     gnss: emptySection(),
     ptp: emptySection(),
     alarm: emptySection(),
-    history: new HistoryStore(),
+    history: new HistoryStore(historyCapacity(intervalMs)),
     events: new EventLog(),
     stateClock: new StateClock(),
     verdict: { severity: 'ok', findings: [] },

@@ -33,7 +33,7 @@ function gnssErrorLine(state: MonitorState): Line | null {
 function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line[] {
   return gnssSatelliteLines(
     rx,
-    (c) => state.history.values(c === 'total' ? seriesKey.gnssTotal(rx.id) : seriesKey.gnssCount(rx.id, c)),
+    (c) => state.history.values(c === 'total' ? seriesKey.gnssTotal(rx.id) : seriesKey.gnssCount(rx.id, c), SPARK),
     { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
   );
 }

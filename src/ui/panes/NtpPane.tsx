@@ -2,6 +2,7 @@ import { Box } from 'ink';
 import { stateKey } from '../../monitor/events.js';
 import type { MonitorState } from '../../monitor/state.js';
 import { seriesKey } from '../../monitor/history.js';
+import { STATS_WINDOW } from '../../monitor/stats.js';
 import { cell } from '../../view/cell.js';
 import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
@@ -38,7 +39,8 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   // The full detail when every row fits beside it; one line while the table is tight; none below 3.
   const detailLines = sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ntp };
-  const history = (name: string) => state.history.values(seriesKey.ntpOffset(name));
+  // The statistics window (the sparkline is its newest end): a frame's work never grows with the history.
+  const history = (name: string) => state.history.values(seriesKey.ntpOffset(name), STATS_WINDOW);
   const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now) }));
   const current = sources[selected];
   const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now) }).slice(0, detailLines) : [];

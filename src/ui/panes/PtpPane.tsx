@@ -27,7 +27,7 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
   // The port id is the selected row of the list right above: the pane leaves it out.
   return ptpPortDetail(
     port,
-    state.history.values(seriesKey.ptpOffset(port.id)),
+    state.history.values(seriesKey.ptpOffset(port.id), SPARK),
     now,
     { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK, limits: offsetLimits(state.thresholds).ptp },
     {
