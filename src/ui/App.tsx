@@ -8,23 +8,24 @@ import { useEffect, useMemo, useReducer } from 'react';
 import { Box } from 'ink';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
 import type { Size } from './layout.js';
-import { chooseMode, planLayout } from './layout.js';
+import type { PaneNeed } from './layout.js';
+import { chooseMode, paneWidth, planLayout } from './layout.js';
 import { useBell } from './hooks/useBell.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
 import { useMonitorState } from './hooks/useMonitorState.js';
 import { useNoticeExpiry } from './hooks/useNoticeExpiry.js';
 import { useSecondTick } from './hooks/useSecondTick.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
-import { AlarmPane, alarmPaneWant } from './panes/AlarmPane.js';
+import { AlarmPane, alarmPaneNeed } from './panes/AlarmPane.js';
 import { DevicesOverlay } from './panes/DevicesOverlay.js';
-import { EventsPane, eventsPaneWant } from './panes/EventsPane.js';
+import { EventsPane, eventsPaneNeed } from './panes/EventsPane.js';
 import { Footer } from './panes/Footer.js';
-import { GnssPane, gnssPaneWant } from './panes/GnssPane.js';
+import { GnssPane, gnssPaneNeed } from './panes/GnssPane.js';
 import { Header } from './panes/Header.js';
 import { HelpOverlay } from './panes/HelpOverlay.js';
-import { NtpPane, ntpPaneWant } from './panes/NtpPane.js';
+import { NtpPane, ntpPaneNeed } from './panes/NtpPane.js';
 import type { PaneProps } from './panes/pane-props.js';
-import { PtpPane, ptpPaneWant } from './panes/PtpPane.js';
+import { PtpPane, ptpPaneNeed } from './panes/PtpPane.js';
 import { headerLines } from '../view/header.js';
 import { sectionSummary } from '../view/summary.js';
 import type { ListLengths, PaneId, UiState } from './ui-state.js';
@@ -88,15 +89,16 @@ const paneComponents: Record<PaneId, ComponentType<PaneProps>> = {
   events: EventsPane,
 };
 
-function paneWants(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): Record<PaneId, number> {
-  // GNSS and PTP share a row only in the full layout; otherwise they get the whole width.
-  const half = chooseMode(size, ui.zoomed) === 'full' ? Math.floor((size.columns - PANE_GAP) / 2) : size.columns;
+/** What each pane has to show at the width the layout mode gives it. */
+export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): Record<PaneId, PaneNeed> {
+  const mode = chooseMode(size, ui.zoomed);
+  const width = (pane: PaneId) => paneWidth(pane, size, mode);
   return {
-    ntp: ntpPaneWant(state),
-    gnss: gnssPaneWant(state, half, display, ui.gnssReceiver, now),
-    ptp: ptpPaneWant(state, half, display, ui.ptpPort, now),
-    alarm: alarmPaneWant(state, half),
-    events: eventsPaneWant(state),
+    ntp: ntpPaneNeed(state),
+    gnss: gnssPaneNeed(state, width('gnss'), display, ui.gnssReceiver, now),
+    ptp: ptpPaneNeed(state, width('ptp'), display, ui.ptpPort, now),
+    alarm: alarmPaneNeed(state, width('alarm')),
+    events: eventsPaneNeed(state),
   };
 }
 
@@ -105,9 +107,9 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
   const display = useDisplay();
   const header = headerLines(state, now, display);
   const chrome = header.length + 1;
-  const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneWants(state, ui, size, display, now));
+  const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneNeeds(state, ui, size, display, now));
   const width = plan.width;
-  const bodyHeight = Math.max(0, plan.frameHeight - chrome);
+  const bodyHeight = plan.bodyHeight;
   const eventsVersion = state.events.version;
 
   return (

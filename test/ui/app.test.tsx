@@ -155,10 +155,10 @@ describe('panes', () => {
     app.unmount();
   });
 
-  it('50x12: a one-screen summary', async () => {
+  it('50x12: every section on one screen, as a pane or a summary line', async () => {
     const app = await renderApp(healthyState(), { columns: 50, rows: 12 });
     const lines = app.lines();
-    expect(lines.filter((l) => /^[1-5] (NTP|GNSS|PTP|Alarm|Events)/.test(l))).toHaveLength(5);
+    expect(lines.filter((l) => /^(── |━▶ )?[1-5] (NTP|GNSS|PTP|Alarm|Events)/.test(l))).toHaveLength(5);
     app.unmount();
   });
 });

@@ -9,6 +9,8 @@ import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWar
 import { timeInState } from '../../view/time.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
@@ -42,16 +44,21 @@ function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display,
   return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now) });
 }
 
-export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number, now: number): number {
+/** The GNSS pane: the receiver tabs, its fields and satellites; any height down to the tabs and a line. */
+export function gnssPaneNeed(state: MonitorState, width: number, display: Display, receiver: number, now: number): PaneNeed {
   const receivers = state.gnss.data?.receivers ?? [];
   const rx = receivers[clampIndex(receiver, receivers.length)];
   const head = 1 + (state.gnss.error ? 1 : 0);
-  if (!rx) return head + (state.gnss.data || !state.gnss.error ? 1 : 0);
+  if (!rx) {
+    const full = head + (state.gnss.data || !state.gnss.error ? 1 : 0);
+    return elastic(full, full);
+  }
   const fields = receiverFields(state, rx, display, now);
   const sats = satLines(state, rx, display).length;
   const side = width >= SIDE_BY_SIDE;
   const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
-  return head + 1 + (leapSecondWarning(rx) ? 1 : 0) + (side ? Math.max(fieldRows, sats) : fieldRows + sats);
+  const tabs = head + 1 + (leapSecondWarning(rx) ? 1 : 0);
+  return elastic(tabs + (side ? Math.max(fieldRows, sats) : fieldRows + sats), tabs + 1);
 }
 
 function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {

@@ -8,6 +8,8 @@ import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '..
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
@@ -19,10 +21,12 @@ import { memoPane } from './pane-props.js';
 /** The selected source's detail: its state and offsets, then reach in words and offset spread. */
 const DETAIL_LINES = 2;
 
-/** Lines the NTP pane would like: title, error, status, table header and rows, detail. */
-export function ntpPaneWant(state: MonitorState): number {
+/** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
+export function ntpPaneNeed(state: MonitorState): PaneNeed {
   const n = state.ntp.data?.sources.length ?? 0;
-  return 1 + (state.ntp.error ? 1 : 0) + 1 + (n > 0 ? 1 + n + DETAIL_LINES : 0);
+  const head = 1 + (state.ntp.error ? 1 : 0) + 1;
+  const full = head + (n > 0 ? 1 + n + DETAIL_LINES : 0);
+  return elastic(full, n > 0 ? head + 2 : full);
 }
 
 const ntpInState = (state: MonitorState, name: string, now: number) => timeInState(state.stateClock, stateKey.ntp(name), now);

@@ -9,6 +9,8 @@ import type { Field } from '../../view/field.js';
 import { cell } from '../../view/cell.js';
 import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
 import { errorLine, sectionAge, sectionErrorLine } from '../../view/section.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
@@ -20,8 +22,6 @@ import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 const SPARK = 12;
-/** The port list never takes more than this share of the pane: the detail is the point. */
-const MAX_LIST_SHARE = 0.3;
 
 function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
   // The port id is the selected row of the list right above: the pane leaves it out.
@@ -38,13 +38,19 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
   ).filter((f) => f.label !== 'port id');
 }
 
-export function ptpPaneWant(state: MonitorState, width: number, display: Display, selected: number, now: number): number {
+/** Lines of the selected port's detail at a width (an erroring port: its error line). */
+function detailRows(state: MonitorState, port: PtpPort | undefined, width: number, display: Display, now: number): number {
+  if (!port) return 0;
+  return port.ok ? gridShape(detailFields(state, port, now, display), width, 40).rows : port.error ? 1 : 0;
+}
+
+/** The PTP pane: the port list and the selected port's detail; its compact form is the list alone. */
+export function ptpPaneNeed(state: MonitorState, width: number, display: Display, selected: number, now: number): PaneNeed {
   const ports = state.ptp.data?.ports ?? [];
   const head = 1 + (state.ptp.error ? 1 : 0);
   const port = ports[clampIndex(selected, ports.length)];
-  if (!port) return head + 1;
-  const detail = port.ok ? gridShape(detailFields(state, port, now, display), width, 40).rows : 1;
-  return head + 1 + ports.length + detail;
+  if (!port) return elastic(head + 1, head + 1);
+  return elastic(head + 1 + ports.length + detailRows(state, port, width, display, now), head + 2);
 }
 
 function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
@@ -54,7 +60,11 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const index = clampIndex(ui.ptpPort, ports.length);
   const port = ports[index];
   const body = height - 1 - (section.error ? 1 : 0);
-  const listHeight = Math.min(1 + ports.length, Math.max(3, Math.floor(body * MAX_LIST_SHARE)));
+  const listWant = 1 + ports.length;
+  const detailWant = detailRows(state, port, width, display, now);
+  // Both when they fit; else the focused pane keeps the detail (the list scrolls to the
+  // selection, header and selected row at least), an unfocused one shows its list first.
+  const listHeight = body >= listWant + detailWant ? listWant : focused ? Math.min(listWant, Math.max(2, body - detailWant)) : Math.min(listWant, body);
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ptp };
 
   return (
@@ -66,7 +76,7 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
         <Table columns={ptpLiveColumns} rows={ports.map((p) => ptpPortRow(p, opts, timeInState(state.stateClock, stateKey.ptp(p.id), now)))} width={width} height={listHeight} selected={index} />
       ) : null}
       {port && port.ok ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
-      {port && !port.ok && port.error ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
+      {port && !port.ok && port.error && body > listHeight ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
     </PaneFrame>
   );
 }
