@@ -22,14 +22,14 @@ import { EventsPane, eventsPaneNeed } from './panes/EventsPane.js';
 import { Footer } from './panes/Footer.js';
 import { GnssPane, gnssPaneNeed } from './panes/GnssPane.js';
 import { Header } from './panes/Header.js';
-import { HelpOverlay } from './panes/HelpOverlay.js';
+import { HelpOverlay, helpLines } from './panes/HelpOverlay.js';
 import { NtpPane, ntpPaneNeed } from './panes/NtpPane.js';
 import type { PaneProps } from './panes/pane-props.js';
 import { PtpPane, ptpPaneNeed } from './panes/PtpPane.js';
 import { headerLines } from '../view/header.js';
 import { sectionSummary } from '../view/summary.js';
 import type { ListLengths, PaneId, UiState } from './ui-state.js';
-import { initialUiState, uiReducer } from './ui-state.js';
+import { filterSources, initialUiState, uiReducer } from './ui-state.js';
 import type { Display } from './widgets/Display.js';
 import { DisplayContext, makeDisplay, useDisplay } from './widgets/Display.js';
 import { StyledLine } from './widgets/StyledLine.js';
@@ -49,9 +49,11 @@ export interface AppProps {
   onScreendump?: () => Promise<string>;
   /** Ring the terminal bell once each time the health verdict worsens (--bell). */
   bell?: boolean;
+  /** Ctrl-L: paint the whole screen again. */
+  onRedraw?: () => void;
 }
 
-export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell }: AppProps) {
+export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell, onRedraw }: AppProps) {
   const display = useMemo(() => makeDisplay(color, ascii), [color, ascii]);
   const state = useMonitorState(controller);
   const terminal = useTerminalSize(size);
@@ -59,13 +61,16 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
   const [ui, dispatch] = useReducer(uiReducer, initialUiState);
   const devices = ui.overlay === 'devices' ? (controller.devices?.() ?? []) : [];
   const lengths: ListLengths = {
-    ntpRows: state.ntp.data?.sources.length ?? 0,
+    ntpRows: filterSources(state.ntp.data?.sources ?? [], ui.ntpFilter).length,
     gnssReceivers: state.gnss.data?.receivers.length ?? 0,
     ptpPorts: state.ptp.data?.ports.length ?? 0,
     events: state.events.length,
     devices: devices.length,
+    // Scroll positions of the help: its lines beyond the rows it gets (about rows - 7).
+    help: Math.max(1, helpLines(terminal.columns, display).length - Math.max(1, terminal.rows - 7) + 1),
   };
-  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump });
+  const pageSize = Math.max(1, Math.floor(terminal.rows / 2));
+  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump, pageSize, onRedraw });
   useBell(state.verdict.severity, bell ?? false);
   useNoticeExpiry(ui.notice, dispatch);
   // The focused events pane is being read: what it shows is no longer new.
@@ -94,7 +99,7 @@ export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display:
   const mode = chooseMode(size, ui.zoomed);
   const width = (pane: PaneId) => paneWidth(pane, size, mode);
   return {
-    ntp: ntpPaneNeed(state),
+    ntp: ntpPaneNeed(state, ui.ntpFilter),
     gnss: gnssPaneNeed(state, width('gnss'), display, ui.gnssReceiver, now),
     ptp: ptpPaneNeed(state, width('ptp'), display, ui.ptpPort, now),
     alarm: alarmPaneNeed(state, width('alarm')),
@@ -117,7 +122,7 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
       <Header lines={header} width={width} />
       <Box flexDirection="column" width={width} height={bodyHeight} overflow="hidden" flexShrink={0}>
         {ui.overlay === 'help' ? (
-          <HelpOverlay width={width} height={bodyHeight} />
+          <HelpOverlay width={width} height={bodyHeight} top={ui.helpTop} />
         ) : ui.overlay === 'devices' ? (
           <DevicesOverlay devices={devices} selected={ui.deviceRow} width={width} height={bodyHeight} />
         ) : (
@@ -151,7 +156,7 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
           })
         )}
       </Box>
-      <Footer width={width} notice={ui.notice} />
+      <Footer width={width} notice={ui.notice} filter={ui.filterEditing ? ui.ntpFilter : null} />
     </Box>
   );
 }

@@ -40,6 +40,12 @@ export interface UiState {
   zoomed: boolean;
   /** A short message in the footer (screendump saved, no device profiles), cleared after a while. */
   notice: Notice | null;
+  /** First line of the help shown (the help scrolls in small terminals). */
+  helpTop: number;
+  /** `/`: the NTP sources whose name contains this text (any case); '' shows all. */
+  ntpFilter: string;
+  /** The filter is being typed: printable keys go into it until Enter or Esc. */
+  filterEditing: boolean;
 }
 
 export const initialUiState: UiState = {
@@ -53,7 +59,20 @@ export const initialUiState: UiState = {
   deviceRow: 0,
   zoomed: false,
   notice: null,
+  helpTop: 0,
+  ntpFilter: '',
+  filterEditing: false,
 };
+
+/** Longest NTP filter kept (a name is at most an IPv6 literal in brackets). */
+export const FILTER_MAX = 64;
+
+/** The NTP sources the filter lets through, in device order. */
+export function filterSources<T extends { name: string }>(sources: readonly T[], filter: string): readonly T[] {
+  if (filter === '') return sources;
+  const needle = filter.toLowerCase();
+  return sources.filter((s) => s.name.toLowerCase().includes(needle));
+}
 
 /** How many items each list holds now; actions carry it so the reducer stays pure. */
 export interface ListLengths {
@@ -62,13 +81,20 @@ export interface ListLengths {
   ptpPorts: number;
   events: number;
   devices: number;
+  /** Lines of the help text. */
+  help: number;
 }
 
 export type UiAction =
   | { type: 'focus'; pane: PaneId }
   | { type: 'cycleFocus'; delta: 1 | -1 }
   | { type: 'switchItem'; delta: 1 | -1; lengths: ListLengths }
-  | { type: 'moveSelection'; delta: 1 | -1; lengths: ListLengths }
+  /** ±1 a row, ±n a page, ±Infinity to the first / last. */
+  | { type: 'moveSelection'; delta: number; lengths: ListLengths }
+  | { type: 'startFilter' }
+  | { type: 'filterInput'; text: string }
+  | { type: 'filterBackspace' }
+  | { type: 'endFilter'; keep: boolean }
   | { type: 'toggleZoom' }
   | { type: 'toggleHelp' }
   | { type: 'closeOverlay' }
@@ -99,6 +125,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'moveSelection':
       // ↑/↓ move in lists: the device list when open, NTP sources, PTP ports, the event log.
       if (state.overlay === 'devices') return move(state, 'deviceRow', action.delta, action.lengths.devices);
+      if (state.overlay === 'help') return move(state, 'helpTop', action.delta, action.lengths.help);
       if (state.overlay) return state;
       if (state.focus === 'ntp') return move(state, 'ntpRow', action.delta, action.lengths.ntpRows);
       if (state.focus === 'ptp') return move(state, 'ptpPort', action.delta, action.lengths.ptpPorts);
@@ -107,7 +134,18 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'toggleZoom':
       return { ...state, zoomed: !state.zoomed };
     case 'toggleHelp':
-      return { ...state, overlay: state.overlay === 'help' ? null : 'help' };
+      return { ...state, overlay: state.overlay === 'help' ? null : 'help', helpTop: 0 };
+    case 'startFilter':
+      return state.overlay ? state : { ...state, focus: 'ntp', filterEditing: true };
+    case 'filterInput': {
+      const ntpFilter = (state.ntpFilter + action.text).slice(0, FILTER_MAX);
+      return { ...state, ntpFilter, ntpRow: 0 };
+    }
+    case 'filterBackspace':
+      return { ...state, ntpFilter: [...state.ntpFilter].slice(0, -1).join(''), ntpRow: 0 };
+    case 'endFilter':
+      // Enter keeps the filter; Esc drops it.
+      return { ...state, filterEditing: false, ...(action.keep ? {} : { ntpFilter: '', ntpRow: 0 }) };
     case 'closeOverlay':
       return state.overlay ? { ...state, overlay: null } : state;
     case 'openDevices':
@@ -121,7 +159,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
   }
 }
 
-function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow', delta: number, length: number): UiState {
-  const next = clampIndex(clampIndex(state[field], length) + delta, length);
+function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow' | 'helpTop', delta: number, length: number): UiState {
+  const from = clampIndex(state[field], length);
+  const next = delta === Infinity ? Math.max(0, length - 1) : delta === -Infinity ? 0 : clampIndex(from + delta, length);
   return next === state[field] ? state : { ...state, [field]: next };
 }

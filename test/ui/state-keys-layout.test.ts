@@ -7,7 +7,7 @@ import { asciiGlyphs, unicodeGlyphs } from '../../src/view/theme.js';
 import type { PaneId, UiAction, UiState } from '../../src/ui/ui-state.js';
 import { PANES, initialUiState, uiReducer } from '../../src/ui/ui-state.js';
 
-const lengths = { ntpRows: 3, gnssReceivers: 2, ptpPorts: 2, events: 4, devices: 3 };
+const lengths = { ntpRows: 3, gnssReceivers: 2, ptpPorts: 2, events: 4, devices: 3, help: 5 };
 
 describe('UI reducer', () => {
   const at = (over: Partial<UiState>): UiState => ({ ...initialUiState, ...over });
@@ -18,6 +18,14 @@ describe('UI reducer', () => {
     ['↓ moves the NTP row', at({ focus: 'ntp' }), { type: 'moveSelection', delta: 1, lengths }, { ntpRow: 1 }],
     ['↓ stops at the last row', at({ focus: 'ntp', ntpRow: 2 }), { type: 'moveSelection', delta: 1, lengths }, { ntpRow: 2 }],
     ['↑ stops at the first row', at({ focus: 'ntp' }), { type: 'moveSelection', delta: -1, lengths }, { ntpRow: 0 }],
+    ['End goes to the last row', at({ focus: 'ntp' }), { type: 'moveSelection', delta: Infinity, lengths }, { ntpRow: 2 }],
+    ['Home goes to the first row', at({ focus: 'ntp', ntpRow: 2 }), { type: 'moveSelection', delta: -Infinity, lengths }, { ntpRow: 0 }],
+    ['a page stops at the end', at({ focus: 'events' }), { type: 'moveSelection', delta: 12, lengths }, { eventsTop: 3 }],
+    ['/ starts the filter in NTP', at({ focus: 'ptp' }), { type: 'startFilter' }, { focus: 'ntp', filterEditing: true }],
+    ['typing extends the filter and selects the first match', at({ filterEditing: true, ntpFilter: 'nt', ntpRow: 2 }), { type: 'filterInput', text: 'p2' }, { ntpFilter: 'ntp2', ntpRow: 0 }],
+    ['Backspace removes a character', at({ filterEditing: true, ntpFilter: 'ntp' }), { type: 'filterBackspace' }, { ntpFilter: 'nt' }],
+    ['Enter keeps the filter', at({ filterEditing: true, ntpFilter: 'ntp' }), { type: 'endFilter', keep: true }, { ntpFilter: 'ntp', filterEditing: false }],
+    ['Esc drops the filter', at({ filterEditing: true, ntpFilter: 'ntp' }), { type: 'endFilter', keep: false }, { ntpFilter: '', filterEditing: false }],
     ['↓ moves the PTP port', at({ focus: 'ptp' }), { type: 'moveSelection', delta: 1, lengths }, { ptpPort: 1 }],
     ['↓ in GNSS does nothing', at({ focus: 'gnss' }), { type: 'moveSelection', delta: 1, lengths }, {}],
     ['→ switches the receiver', at({ focus: 'gnss' }), { type: 'switchItem', delta: 1, lengths }, { gnssReceiver: 1 }],
@@ -32,7 +40,7 @@ describe('UI reducer', () => {
     ['d opens the device list at the current device', at({}), { type: 'openDevices', current: 1 }, { overlay: 'devices', deviceRow: 1 }],
     ['↓ moves the device selection while the list is open', at({ focus: 'ntp', overlay: 'devices' }), { type: 'moveSelection', delta: 1, lengths }, { deviceRow: 1 }],
     ['↓ stops at the last device', at({ overlay: 'devices', deviceRow: 2 }), { type: 'moveSelection', delta: 1, lengths }, {}],
-    ['↓ does not move the NTP row under help', at({ focus: 'ntp', overlay: 'help' }), { type: 'moveSelection', delta: 1, lengths }, {}],
+    ['↓ scrolls the help, not the NTP row', at({ focus: 'ntp', overlay: 'help' }), { type: 'moveSelection', delta: 1, lengths }, { helpTop: 1 }],
     ['↓ scrolls the event log back', at({ focus: 'events' }), { type: 'moveSelection', delta: 1, lengths }, { eventsTop: 1 }],
     ['Tab from Alarm reaches Events', at({ focus: 'alarm' }), { type: 'cycleFocus', delta: 1 }, { focus: 'events' }],
     ['events seen up to a time', at({ eventsSeenAt: 10 }), { type: 'eventsSeen', at: 20 }, { eventsSeenAt: 20 }],

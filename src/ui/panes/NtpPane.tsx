@@ -10,7 +10,7 @@ import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
-import { clampIndex } from '../ui-state.js';
+import { clampIndex, filterSources } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
@@ -22,8 +22,8 @@ import { memoPane } from './pane-props.js';
 const DETAIL_LINES = 2;
 
 /** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
-export function ntpPaneNeed(state: MonitorState): PaneNeed {
-  const n = state.ntp.data?.sources.length ?? 0;
+export function ntpPaneNeed(state: MonitorState, filter = ''): PaneNeed {
+  const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
   const head = 1 + (state.ntp.error ? 1 : 0) + 1;
   const full = head + (n > 0 ? 1 + n + DETAIL_LINES : 0);
   return elastic(full, n > 0 ? head + 2 : full);
@@ -36,7 +36,7 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const section = state.ntp;
   const data = section.data;
   const body = height - 1;
-  const sources = data?.sources ?? [];
+  const sources = filterSources(data?.sources ?? [], ui.ntpFilter);
   const selected = clampIndex(ui.ntpRow, sources.length);
   const fixed = (section.error ? 1 : 0) + (data ? 1 : 0);
   const tableSpace = body - fixed;
@@ -52,9 +52,9 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
       {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
-      {data ? <StyledLine line={ntpStatusLine(data)} width={width} /> : null}
+      {data ? <StyledLine line={[...ntpStatusLine(data), ...(ui.ntpFilter ? [cell(`  filter /${ui.ntpFilter}: ${sources.length} shown`, 'accent')] : [])]} width={width} /> : null}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
-      {data && sources.length === 0 ? <StyledLine line={[cell('no sources configured', 'muted')]} width={width} /> : null}
+      {data && sources.length === 0 ? <StyledLine line={[cell(ui.ntpFilter ? `no source name contains "${ui.ntpFilter}" (/ then Esc clears)` : 'no sources configured', 'muted')]} width={width} /> : null}
       {sources.length > 0 ? (
         <Box flexDirection="column" width={width}>
           <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines} selected={selected} />
@@ -68,5 +68,5 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow];
+export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow, p.ui.ntpFilter];
 export const NtpPane = memoPane(NtpPaneView, ntpPaneWatch);
