@@ -72,6 +72,10 @@ describe('keys on the screen', () => {
     await app.press('z');
     // Zoomed: PTP takes every line but one summary line per other pane.
     expect(app.lines().filter((l) => /^[1245] (NTP|GNSS|Alarm|Events)/.test(l))).toHaveLength(4);
+    // ...and draws the selected port's offset as a chart with a labelled y-axis.
+    const frame = app.lines().join('\n');
+    expect(frame).toContain('offset from master, port 0');
+    expect(frame).toMatch(/[+-]\d+ns┤/);
     app.unmount();
   });
 

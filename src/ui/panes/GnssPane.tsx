@@ -5,6 +5,7 @@ import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
+import { chartTitle, countChart } from '../../view/chart.js';
 import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
 import { timeInState } from '../../view/time.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
@@ -61,6 +62,23 @@ export function gnssPaneNeed(state: MonitorState, width: number, display: Displa
   return elastic(tabs + (side ? Math.max(fieldRows, sats) : fieldRows + sats), tabs + 1);
 }
 
+const CONSTELLATIONS = [
+  ['gps', 'GPS'],
+  ['glonass', 'GLONASS'],
+  ['bds', 'BDS'],
+  ['galileo', 'Galileo'],
+] as const;
+
+/** Zoomed (`z`): the satellites of each constellation over the kept history, one chart each. */
+function satelliteCharts(state: MonitorState, rx: GnssReceiver, width: number, height: number, display: Display): Line[] {
+  const each = Math.floor(height / CONSTELLATIONS.length);
+  if (each < 2) return [];
+  return CONSTELLATIONS.flatMap(([key, name]) => {
+    const samples = state.history.get(seriesKey.gnssCount(rx.id, key))?.samples() ?? { times: [], values: [] };
+    return [chartTitle(`${name} satellites, receiver ${rx.id}`, samples), ...countChart(samples, { width, height: each - 1, ascii: display.ascii })];
+  });
+}
+
 function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const display = useDisplay();
   const section = state.gnss;
@@ -74,6 +92,7 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const fields = rx ? receiverFields(state, rx, display, now) : [];
   const sats = rx ? satLines(state, rx, display) : [];
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
+  const charts = ui.zoomed && focused && rx ? satelliteCharts(state, rx, width, body, display) : [];
   const fieldRows = Math.min(gridShape(fields, fieldWidth, 40).rows, side ? body : Math.max(1, body - sats.length));
 
   return (
@@ -83,7 +102,10 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {section.data && receivers.length === 0 ? <StyledLine line={[cell('the device lists no receivers', 'muted')]} width={width} /> : null}
       {rx ? <StyledLine line={gnssReceiverTabs(receivers, index, display.glyphs)} width={width} /> : null}
       {leap ? <StyledLine line={leap} width={width} /> : null}
-      {rx ? (
+      {charts.map((line, i) => (
+        <StyledLine key={`c${i}`} line={line} width={width} />
+      ))}
+      {rx && charts.length === 0 ? (
         <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflow="hidden">
           <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflow="hidden">
             <FieldGrid fields={fields} width={fieldWidth} height={fieldRows} />
@@ -101,5 +123,5 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const gnssPaneWatch: PaneWatch = (p) => [p.state.gnss, p.ui.gnssReceiver];
+export const gnssPaneWatch: PaneWatch = (p) => [p.state.gnss, p.ui.gnssReceiver, p.ui.zoomed];
 export const GnssPane = memoPane(GnssPaneView, gnssPaneWatch);

@@ -4,6 +4,7 @@ import type { MonitorState } from '../../monitor/state.js';
 import { seriesKey } from '../../monitor/history.js';
 import { STATS_WINDOW } from '../../monitor/stats.js';
 import { cell } from '../../view/cell.js';
+import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
@@ -41,12 +42,20 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const fixed = (section.error ? 1 : 0) + (data ? 1 : 0);
   const tableSpace = body - fixed;
   // The full detail when every row fits beside it; one line while the table is tight; none below 3.
-  const detailLines = sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
+  // Zoomed (`z`): the table at the top, the selected source's offset over the kept history below.
+  const charted = ui.zoomed && focused && sources.length > 0;
+  const chartHeight = charted ? tableSpace - Math.min(1 + sources.length, Math.max(2, Math.floor(tableSpace / 4))) : 0;
+  const detailLines = charted || sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ntp };
   // The statistics window (the sparkline is its newest end): a frame's work never grows with the history.
   const history = (name: string) => state.history.values(seriesKey.ntpOffset(name), STATS_WINDOW);
   const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now) }));
   const current = sources[selected];
+  const chartSamples = charted && current ? state.history.get(seriesKey.ntpOffset(current.name))?.samples() : undefined;
+  const chartLines =
+    charted && current && chartHeight > 0
+      ? [chartTitle(`offset of ${current.name}`, chartSamples ?? { times: [], values: [] }), ...offsetChart(chartSamples ?? { times: [], values: [] }, opts.limits, { width, height: chartHeight - 1, ascii: display.ascii })]
+      : [];
   const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now) }).slice(0, detailLines) : [];
 
   return (
@@ -57,7 +66,10 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {data && sources.length === 0 ? <StyledLine line={[cell(ui.ntpFilter ? `no source name contains "${ui.ntpFilter}" (/ then Esc clears)` : 'no sources configured', 'muted')]} width={width} /> : null}
       {sources.length > 0 ? (
         <Box flexDirection="column" width={width}>
-          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines} selected={selected} />
+          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines - chartHeight} selected={selected} />
+          {chartLines.map((line, i) => (
+            <StyledLine key={`c${i}`} line={line} width={width} />
+          ))}
           {detail.map((line, i) => (
             <StyledLine key={i} line={line} width={width} />
           ))}
@@ -68,5 +80,5 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow, p.ui.ntpFilter];
+export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow, p.ui.ntpFilter, p.ui.zoomed];
 export const NtpPane = memoPane(NtpPaneView, ntpPaneWatch);

@@ -6,7 +6,9 @@ import { STATS_WINDOW } from '../../monitor/stats.js';
 import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
 import type { Field } from '../../view/field.js';
+import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
+import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
 import { errorLine, sectionAge, sectionErrorLine } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
@@ -45,6 +47,13 @@ function detailRows(state: MonitorState, port: PtpPort | undefined, width: numbe
 }
 
 /** The PTP pane: the port list and the selected port's detail; its compact form is the list alone. */
+/** The zoomed chart: its title, then the port's offset from master over the kept history. */
+function zoomChart(state: MonitorState, portId: number, width: number, height: number, display: Display): Line[] {
+  if (height < 1) return [];
+  const samples = state.history.get(seriesKey.ptpOffset(portId))?.samples() ?? { times: [], values: [] };
+  return [chartTitle(`offset from master, port ${portId}`, samples), ...offsetChart(samples, offsetLimits(state.thresholds).ptp, { width, height: height - 1, ascii: display.ascii })];
+}
+
 export function ptpPaneNeed(state: MonitorState, width: number, display: Display, selected: number, now: number): PaneNeed {
   const ports = state.ptp.data?.ports ?? [];
   const head = 1 + (state.ptp.error ? 1 : 0);
@@ -64,7 +73,16 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const detailWant = detailRows(state, port, width, display, now);
   // Both when they fit; else the focused pane keeps the detail (the list scrolls to the
   // selection, header and selected row at least), an unfocused one shows its list first.
-  const listHeight = body >= listWant + detailWant ? listWant : focused ? Math.min(listWant, Math.max(2, body - detailWant)) : Math.min(listWant, body);
+  // Zoomed (`z`): the list at the top, the selected port's offset over the kept history below.
+  const charted = ui.zoomed && focused && port !== undefined && port.ok;
+  const listHeight = charted
+    ? Math.min(listWant, Math.max(2, Math.floor(body / 4)))
+    : body >= listWant + detailWant
+      ? listWant
+      : focused
+        ? Math.min(listWant, Math.max(2, body - detailWant))
+        : Math.min(listWant, body);
+  const chartLines = charted ? zoomChart(state, port.id, width, body - listHeight, display) : [];
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ptp };
 
   return (
@@ -75,12 +93,15 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {ports.length > 0 ? (
         <Table columns={ptpLiveColumns} rows={ports.map((p) => ptpPortRow(p, opts, timeInState(state.stateClock, stateKey.ptp(p.id), now)))} width={width} height={listHeight} selected={index} />
       ) : null}
-      {port && port.ok ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
+      {chartLines.map((line, i) => (
+        <StyledLine key={`c${i}`} line={line} width={width} />
+      ))}
+      {port && port.ok && !charted ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
       {port && !port.ok && port.error && body > listHeight ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
     </PaneFrame>
   );
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const ptpPaneWatch: PaneWatch = (p) => [p.state.ptp, p.ui.ptpPort];
+export const ptpPaneWatch: PaneWatch = (p) => [p.state.ptp, p.ui.ptpPort, p.ui.zoomed];
 export const PtpPane = memoPane(PtpPaneView, ptpPaneWatch);
