@@ -138,3 +138,25 @@ export function ntpStatusLine(data: NtpData): Line {
     cell(`  ${count} source${count === 1 ? '' : 's'}`, 'muted'),
   ];
 }
+
+/**
+ * The pane's key to its marks, as `chronyc sources -v` prints one: the state symbols (from
+ * the same table the rows use), the sync source mark and the reach marks.
+ */
+export function ntpLegendLine(glyphs: Glyphs): Line {
+  const states = Object.values(ntpSourceStates).flatMap((s) => [cell(s.symbol, s.token, true), cell(` ${s.word}  `, 'muted')]);
+  return [
+    ...states,
+    cell(glyphs.inUse, 'ok', true),
+    cell(' in use  reach ', 'muted'),
+    cell(`${glyphs.reachOn}${glyphs.reachOff}`, 'accent'),
+    cell(' answered/missed', 'muted'),
+  ];
+}
+
+/** What the device's API does not report, so no one looks for it here. */
+export const NTP_NOT_PROVIDED = 'not in the device API: chrony tracking (frequency, skew, root delay and dispersion, reference time)';
+
+export function ntpNotProvidedLine(): Line {
+  return [cell(NTP_NOT_PROVIDED, 'muted')];
+}

@@ -114,3 +114,14 @@ describe('keys on the screen', () => {
     r.unmount();
   });
 });
+
+describe('NTP legend', () => {
+  it('explains the marks and names what the API does not report when the pane has room', async () => {
+    const app = await renderApp(healthyState(), { columns: 120, rows: 40 });
+    const frame = app.lines().join('\n');
+    expect(frame).toMatch(/\* best +\+ combined/);
+    expect(frame).toContain('answered/missed');
+    expect(frame).toContain('not in the device API: chrony tracking');
+    app.unmount();
+  });
+});

@@ -5,7 +5,7 @@ import { seriesKey } from '../../monitor/history.js';
 import { STATS_WINDOW } from '../../monitor/stats.js';
 import { cell } from '../../view/cell.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
-import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
+import { ntpLegendLine, ntpLiveColumns, ntpNotProvidedLine, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
@@ -21,12 +21,14 @@ import { memoPane } from './pane-props.js';
 
 /** The selected source's detail: its state and offsets, then reach in words and offset spread. */
 const DETAIL_LINES = 2;
+/** The key to the marks and what the API does not report: shown when the pane has room left. */
+const LEGEND_LINES = 2;
 
 /** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
 export function ntpPaneNeed(state: MonitorState, filter = ''): PaneNeed {
   const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
   const head = 1 + (state.ntp.error ? 1 : 0) + 1;
-  const full = head + (n > 0 ? 1 + n + DETAIL_LINES : 0);
+  const full = head + (n > 0 ? 1 + n + DETAIL_LINES + LEGEND_LINES : 0);
   return elastic(full, n > 0 ? head + 2 : full);
 }
 
@@ -45,6 +47,7 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   // Zoomed (`z`): the table at the top, the selected source's offset over the kept history below.
   const charted = ui.zoomed && focused && sources.length > 0;
   const chartHeight = charted ? tableSpace - Math.min(1 + sources.length, Math.max(2, Math.floor(tableSpace / 4))) : 0;
+  const legendLines = charted || sources.length === 0 ? 0 : Math.max(0, Math.min(LEGEND_LINES, tableSpace - (1 + sources.length + DETAIL_LINES)));
   const detailLines = charted || sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ntp };
   // The statistics window (the sparkline is its newest end): a frame's work never grows with the history.
@@ -66,12 +69,15 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {data && sources.length === 0 ? <StyledLine line={[cell(ui.ntpFilter ? `no source name contains "${ui.ntpFilter}" (/ then Esc clears)` : 'no sources configured', 'muted')]} width={width} /> : null}
       {sources.length > 0 ? (
         <Box flexDirection="column" width={width}>
-          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines - chartHeight} selected={selected} />
+          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines - chartHeight - legendLines} selected={selected} />
           {chartLines.map((line, i) => (
             <StyledLine key={`c${i}`} line={line} width={width} />
           ))}
           {detail.map((line, i) => (
             <StyledLine key={i} line={line} width={width} />
+          ))}
+          {[ntpLegendLine(display.glyphs), ntpNotProvidedLine()].slice(0, legendLines).map((line, i) => (
+            <StyledLine key={`l${i}`} line={line} width={width} />
           ))}
         </Box>
       ) : null}
