@@ -270,6 +270,8 @@ export function offsetChart(samples: ChartSamples, limits: ChartLimits, box: { w
     ...box,
     format: (v) => formatOffset(v, { ascii: box.ascii }),
     include: [0],
+    // Offsets come in whole nanoseconds: a finer step would print the same label twice.
+    integer: true,
     references: [
       { value: 0, token: 'muted' },
       { value: limits.warnNs, token: 'warn' },

@@ -76,3 +76,15 @@ describe('chart', () => {
     expect(niceScale(lo, hi, n)).toEqual({ lo: a, hi: b, step });
   });
 });
+
+describe('offset chart labels', () => {
+  it('never prints the same label twice (steps of whole nanoseconds)', () => {
+    for (const values of [[2], [0, 1, 2], [15, 12, 21]]) {
+      const labels = offsetChart(series(values), limits, { width: 60, height: 16, ascii: true })
+        .map(lineText)
+        .map((l) => /^\s*([+-][\d.]+\w+)\+/.exec(l)?.[1])
+        .filter((l): l is string => l !== undefined);
+      expect(new Set(labels).size).toBe(labels.length);
+    }
+  });
+});
