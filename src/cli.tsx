@@ -347,7 +347,7 @@ async function replay(): Promise<void> {
   delete process.env.CONTINUOUS_INTEGRATION;
   const { colorEnabled, isUtf8Locale } = await import('./config.js');
   const color = colorEnabled(flags.color, process.env);
-  const ascii = flags.ascii ?? !isUtf8Locale(process.env);
+  const ascii = flags.ascii === true || !isUtf8Locale(process.env);
   const { runLiveMonitor } = await import('./ui/run.js');
   (await import('./ui/terminal/hangup.js')).holdHangups();
   controller.start();

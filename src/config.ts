@@ -140,7 +140,8 @@ export function resolveConfig(
     intervalMs,
     ptpPorts: parsePtpPorts(flags.ptpPorts ?? 'auto'),
     color: colorEnabled(flags.color, env),
-    ascii: flags.ascii ?? !isUtf8Locale(env),
+    // meow gives an absent boolean flag `false`, so only `true` may override the locale check.
+    ascii: flags.ascii === true || !isUtf8Locale(env),
     showSecrets: flags.showSecrets ?? false,
     ...(flags.record ? { record: flags.record } : {}),
     thresholds: resolveThresholds(flags),

@@ -32,6 +32,13 @@ describe('resolveConfig', () => {
     expect(resolve({ interval: 86_400, timeout: 600_000 })).toMatchObject({ intervalMs: 86_400_000, connection: { timeoutMs: 600_000 } });
   });
 
+  it('ASCII when asked for, or when the locale is not UTF-8 even though meow gives the absent flag as false', () => {
+    expect(resolve({ ascii: false }, { LC_ALL: 'C' }).ascii).toBe(true);
+    expect(resolve({ ascii: false }, { LANG: 'en_US.UTF-8' }).ascii).toBe(false);
+    expect(resolve({ ascii: true }, { LANG: 'en_US.UTF-8' }).ascii).toBe(true);
+    expect(resolve({}, { LC_ALL: 'C', LANG: 'en_US.UTF-8' }).ascii).toBe(true);
+  });
+
   it('one-shot modes get a 5 s timeout', () => {
     expect(resolve({}, {}, true).connection.timeoutMs).toBe(5000);
   });

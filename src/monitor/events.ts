@@ -8,6 +8,7 @@ import { decodeClockClass } from '../model/decoders.js';
 import { formatOffset } from '../model/units.js';
 import { clockClassSeverity, defaultThresholds, ptpStateSeverity, type Thresholds } from './health.js';
 import { lookupTable } from '../model/lookup.js';
+import { antennaStates, ntpOverallStates, ntpSourceStates, stateWord } from '../view/theme.js';
 
 export type EventSeverity = 'info' | 'ok' | 'warning' | 'critical';
 
@@ -61,7 +62,7 @@ export const diffs: Diff[] = [
   // NTP
   (p, n) =>
     p.ntp.ok && n.ntp.ok && p.ntp.data.overallStatus !== n.ntp.data.overallStatus
-      ? [{ severity: n.ntp.data.overallStatus === 'Synchronized' ? 'ok' : 'critical', section: 'ntp', message: `NTP ${p.ntp.data.overallStatus ?? '?'} -> ${n.ntp.data.overallStatus ?? '?'}` }]
+      ? [{ severity: n.ntp.data.overallStatus === 'Synchronized' ? 'ok' : 'critical', section: 'ntp', message: `NTP ${stateWord(ntpOverallStates, p.ntp.data.overallStatus)} -> ${stateWord(ntpOverallStates, n.ntp.data.overallStatus)}` }]
       : [],
   (p, n) =>
     p.ntp.ok && n.ntp.ok && p.ntp.data.syncSource !== n.ntp.data.syncSource
@@ -69,7 +70,7 @@ export const diffs: Diff[] = [
       : [],
   (p, n) =>
     pairs(ntpSources(p), ntpSources(n), (s) => s.name).flatMap(([a, b]): Ev[] =>
-      a.state !== b.state ? [{ severity: ntpStateSeverity[b.state ?? ''] ?? 'info', section: 'ntp' as const, message: `source ${b.name}: ${a.state ?? '?'} -> ${b.state ?? '?'}` }] : [],
+      a.state !== b.state ? [{ severity: ntpStateSeverity[b.state ?? ''] ?? 'info', section: 'ntp' as const, message: `source ${b.name}: ${stateWord(ntpSourceStates, a.state)} -> ${stateWord(ntpSourceStates, b.state)}` }] : [],
     ),
   (p, n) =>
     pairs(ntpSources(p), ntpSources(n), (s) => s.name).flatMap(([a, b]): Ev[] => {
@@ -85,7 +86,7 @@ export const diffs: Diff[] = [
       const out: Ev[] = [];
       if (a.status !== b.status) out.push({ severity: b.status === 'working' ? 'ok' : b.status === 'offline' ? 'critical' : 'info', section: 'gnss', message: `${rx(b)} ${a.status ?? '?'} -> ${b.status ?? '?'}` });
       const inUse = b.status === 'working';
-      if (a.antenna !== b.antenna && b.antenna !== null) out.push({ severity: antennaSeverity(b.antenna, inUse), section: 'gnss', message: `${rx(b)} antenna ${a.antenna ?? '?'} -> ${b.antenna}` });
+      if (a.antenna !== b.antenna && b.antenna !== null) out.push({ severity: antennaSeverity(b.antenna, inUse), section: 'gnss', message: `${rx(b)} antenna ${stateWord(antennaStates, a.antenna)} -> ${stateWord(antennaStates, b.antenna)}` });
       if (a.ppsValid !== b.ppsValid && b.ppsValid !== null) out.push({ severity: b.ppsValid ? 'ok' : inUse ? 'critical' : 'warning', section: 'gnss', message: `${rx(b)} PPS ${b.ppsValid ? 'valid again' : 'invalid'}` });
       if (a.gpsLeapSeconds !== null && b.gpsLeapSeconds !== null && a.gpsLeapSeconds !== b.gpsLeapSeconds) out.push({ severity: 'warning', section: 'gnss', message: `${rx(b)} GPS leap seconds ${a.gpsLeapSeconds} -> ${b.gpsLeapSeconds}` });
       if (a.bdsLeapSeconds !== null && b.bdsLeapSeconds !== null && a.bdsLeapSeconds !== b.bdsLeapSeconds) out.push({ severity: 'warning', section: 'gnss', message: `${rx(b)} BDS leap seconds ${a.bdsLeapSeconds} -> ${b.bdsLeapSeconds}` });

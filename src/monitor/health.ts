@@ -14,6 +14,7 @@ import { decodeClockClass, decodeLastUpdate, leapSecondProblem, type ClockClassC
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { lookupTable } from '../model/lookup.js';
 import { formatDuration, formatOffset } from '../model/units.js';
+import { ntpOverallStates, ntpSourceStates, stateWord } from '../view/theme.js';
 
 export type Severity = 'ok' | 'warning' | 'critical';
 export const severityRank: Record<Severity, number> = { ok: 0, warning: 1, critical: 2 };
@@ -244,7 +245,7 @@ export const rules: Rule[] = [
     checks: 'NTP overallStatus is Synchronized (CRITICAL)',
     evaluate: (s) =>
       s.ntp.ok && s.ntp.data.overallStatus !== 'Synchronized'
-        ? [{ severity: 'critical', subject: subjects.section('ntp'), topic: 'ntp-sync', message: `NTP ${s.ntp.data.overallStatus ?? 'status unknown'}` }]
+        ? [{ severity: 'critical', subject: subjects.section('ntp'), topic: 'ntp-sync', message: `NTP ${stateWord(ntpOverallStates, s.ntp.data.overallStatus, 'status unknown')}` }]
         : [],
   },
   {
@@ -258,7 +259,7 @@ export const rules: Rule[] = [
       const says: string[] = [];
       const synced = overallStatus === 'Synchronized';
       if (synced && syncSource === null && marked.length === 0) says.push('Synchronized but names no sync source');
-      if (!synced && (syncSource !== null || marked.length > 0)) says.push(`${overallStatus ?? 'status unknown'} yet names sync source ${syncSource ?? marked[0]!.name}`);
+      if (!synced && (syncSource !== null || marked.length > 0)) says.push(`${stateWord(ntpOverallStates, overallStatus, 'status unknown')} yet names sync source ${syncSource ?? marked[0]!.name}`);
       if (marked.length > 1) says.push(`${marked.length} sources marked as the sync source (${marked.map((m) => m.name).join(', ')})`);
       else if (syncSource !== null && marked.length === 1 && marked[0]!.name !== syncSource) says.push(`syncSourceName ${syncSource} but source ${marked[0]!.name} is marked in use`);
       else if (syncSource !== null && marked.length === 0 && !ntpSources(s).some((src) => src.name === syncSource)) says.push(`sync source ${syncSource} is not among the sources`);
@@ -281,7 +282,7 @@ export const rules: Rule[] = [
     evaluate: (s) =>
       ntpSources(s)
         .filter((src) => src.state === 'False ticker' || src.state === 'Too variable')
-        .map((src) => ({ severity: 'warning' as const, subject: subjects.ntpSource(src.name), topic: 'ntp-source' as const, message: `NTP source ${src.name} is ${src.state}` })),
+        .map((src) => ({ severity: 'warning' as const, subject: subjects.ntpSource(src.name), topic: 'ntp-source' as const, message: `NTP source ${src.name} is ${stateWord(ntpSourceStates, src.state)}` })),
   },
   {
     id: 'ntp-refclock-unselectable',

@@ -6,7 +6,7 @@
 import type { AlarmData, GnssData, NtpData, PtpData, SectionName, Snapshot, SnapshotError } from '../model/snapshot.js';
 import { EventLog, StateClock } from './events.js';
 import { defaultThresholds, type Thresholds } from './health.js';
-import { HistoryStore } from './history.js';
+import { HistoryStore, historyCapacity } from './history.js';
 import type { LiveVerdict } from './verdict-memory.js';
 
 export interface SectionState<T> {
@@ -91,7 +91,7 @@ export function initialState(device: string, intervalMs: number, thresholds: Thr
     gnss: emptySection(),
     ptp: emptySection(),
     alarm: emptySection(),
-    history: new HistoryStore(),
+    history: new HistoryStore(historyCapacity(intervalMs)),
     events: new EventLog(),
     stateClock: new StateClock(),
     verdict: { severity: 'ok', findings: [] },

@@ -89,7 +89,7 @@ export class MonitorStore {
     let next: SectionState<unknown>;
     if (result.ok) {
       next = { data: result.data, receivedAt: at, error: null, errorSince: null, attemptedAt: at };
-      pushHistory(this.state.history, name, result.data);
+      pushHistory(this.state.history, name, result.data, at);
     } else {
       next = { ...prev, error: result.error, errorSince: prev.error ? prev.errorSince : at, attemptedAt: at };
     }
@@ -149,19 +149,19 @@ export class MonitorStore {
 }
 
 /** History series fed by each section: sparklines and statistics read them. */
-function pushHistory(history: HistoryStore, name: SectionName, data: unknown): void {
+function pushHistory(history: HistoryStore, name: SectionName, data: unknown, at: number): void {
   if (name === 'ntp') {
-    for (const s of (data as NtpData).sources) history.push(seriesKey.ntpOffset(s.name), s.offsetNs);
+    for (const s of (data as NtpData).sources) history.push(seriesKey.ntpOffset(s.name), s.offsetNs, at);
   } else if (name === 'gnss') {
     for (const r of (data as GnssData).receivers) {
-      for (const [c, n] of Object.entries(r.satellites)) history.push(seriesKey.gnssCount(r.id, c), n);
-      history.push(seriesKey.gnssTotal(r.id), r.satellitesTotal);
+      for (const [c, n] of Object.entries(r.satellites)) history.push(seriesKey.gnssCount(r.id, c), n, at);
+      history.push(seriesKey.gnssTotal(r.id), r.satellitesTotal, at);
     }
   } else if (name === 'ptp') {
     for (const p of (data as PtpData).ports) {
       if (!p.ok) continue;
-      history.push(seriesKey.ptpOffset(p.id), p.offsetFromMasterNs);
-      history.push(seriesKey.ptpDelay(p.id), p.meanPathDelayNs);
+      history.push(seriesKey.ptpOffset(p.id), p.offsetFromMasterNs, at);
+      history.push(seriesKey.ptpDelay(p.id), p.meanPathDelayNs, at);
     }
   }
 }

@@ -8,7 +8,7 @@ import { styleText } from 'node:util';
 import stringWidth from 'string-width';
 import { lintAlarm } from '../model/alarm-lint.js';
 import type { Section, Snapshot } from '../model/snapshot.js';
-import { evaluateHealth, type Thresholds } from '../monitor/health.js';
+import { defaultThresholds, evaluateHealth, type Thresholds } from '../monitor/health.js';
 import { alarmFields } from '../view/alarm.js';
 import { cell, type Line } from '../view/cell.js';
 import type { Field } from '../view/field.js';
@@ -16,9 +16,9 @@ import { CONSTELLATIONS, constellationNames, gnssReceiverFields, receiverLabel }
 import { ntpColumns, ntpSourceRow, ntpStatusLine } from '../view/ntp-source.js';
 import { ptpColumns, ptpPortDetail, ptpPortRow } from '../view/ptp-port.js';
 import { errorLine } from '../view/section.js';
-import { glyphsFor, palette, type Token } from '../view/theme.js';
-import { fitLine, padText, wrapLine } from '../view/fit.js';
-import { COLUMN_GAP, layoutColumns, type TableColumn, type TableRow } from '../view/table-layout.js';
+import { glyphsFor, offsetLimits, palette, type Token } from '../view/theme.js';
+import { fitLine, lineWidth, padText, wrapLine } from '../view/fit.js';
+import { COLUMN_GAP, layoutColumns, placeText, type TableColumn, type TableRow } from '../view/table-layout.js';
 
 export interface TextReportOptions {
   color: boolean;
@@ -46,6 +46,7 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
   const title = (text: string) => out.push([cell(text, 'title', true)]);
 
   const verdict = evaluateHealth(snapshot, opts.thresholds);
+  const limits = offsetLimits(opts.thresholds ?? defaultThresholds);
   out.push([cell('synctop report ', 'title', true), cell(snapshot.device), cell(`  ${snapshot.takenAt}`, 'muted')]);
   out.push([cell('health  ', 'muted'), cell(verdict.severity.toUpperCase(), severityToken[verdict.severity], true)]);
   for (const f of verdict.findings) say([cell(`  ${f.severity === 'critical' ? '!' : '~'} `, severityToken[f.severity]), cell(f.message)]);
@@ -54,7 +55,7 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
   title('NTP');
   section(snapshot.ntp, say, (data) => {
     out.push(ntpStatusLine(data));
-    const rows = data.sources.map((s) => ntpSourceRow(s, [], { ascii: opts.ascii, glyphs }));
+    const rows = data.sources.map((s) => ntpSourceRow(s, [], { ascii: opts.ascii, glyphs, limits: limits.ntp }));
     // No history in a one-shot report: the trend column would be empty.
     out.push(...table(ntpColumns.filter((c) => c.key !== 'trend'), rows, width, glyphs.ellipsis));
   });
@@ -80,12 +81,15 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
       out.push([cell('no PTP slave port answered (ids asked: see --ptp-ports)', 'muted')]);
       return;
     }
-    out.push(...table(ptpColumns, data.ports.map((p) => ptpPortRow(p, { ascii: opts.ascii, glyphs })), width, glyphs.ellipsis));
+    out.push(...table(ptpColumns, data.ports.map((p) => ptpPortRow(p, { ascii: opts.ascii, glyphs, limits: limits.ptp })), width, glyphs.ellipsis));
     for (const p of data.ports) {
-      if (!p.ok) continue;
+      if (!p.ok) {
+        if (p.error) say([cell(`port ${p.id} `, undefined, true), ...errorLine(p.error)]);
+        continue;
+      }
       out.push([cell(`port ${p.id}`, undefined, true)]);
       // The list row already shows id, state and offset; the rest of the detail follows.
-      const detail = ptpPortDetail(p, [], now, { ascii: opts.ascii, glyphs, sparkWidth: 0 }).slice(3);
+      const detail = ptpPortDetail(p, [], now, { ascii: opts.ascii, glyphs, sparkWidth: 0, limits: limits.ptp }).slice(3);
       out.push(...fields(detail, '  '));
     }
   });
@@ -125,7 +129,7 @@ function table<K extends string>(columns: readonly TableColumn<K>[], rows: Table
   const body = rows.map((row) =>
     placed.flatMap((c, i) => {
       const v = row[c.key];
-      const text = padText(v.text, c.width, c.align ?? 'left', ellipsis);
+      const text = placeText(v.text, c, ellipsis);
       return i === 0 ? [{ ...v, text }] : [cell(gap), { ...v, text }];
     }),
   );

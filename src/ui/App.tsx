@@ -8,28 +8,29 @@ import { useEffect, useMemo, useReducer } from 'react';
 import { Box } from 'ink';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
 import type { Size } from './layout.js';
-import { chooseMode, planLayout } from './layout.js';
+import type { PaneNeed } from './layout.js';
+import { chooseMode, paneWidth, planLayout } from './layout.js';
 import { useBell } from './hooks/useBell.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
 import { useMonitorState } from './hooks/useMonitorState.js';
 import { useNoticeExpiry } from './hooks/useNoticeExpiry.js';
 import { useSecondTick } from './hooks/useSecondTick.js';
 import { useTerminalSize } from './hooks/useTerminalSize.js';
-import { AlarmPane, alarmPaneWant } from './panes/AlarmPane.js';
+import { AlarmPane, alarmPaneNeed } from './panes/AlarmPane.js';
 import { DevicesOverlay } from './panes/DevicesOverlay.js';
-import { EventsPane, eventsPaneWant } from './panes/EventsPane.js';
+import { EventsPane, eventsPaneNeed } from './panes/EventsPane.js';
 import { FindingsOverlay } from './panes/FindingsOverlay.js';
 import { Footer } from './panes/Footer.js';
-import { GnssPane, gnssPaneWant } from './panes/GnssPane.js';
+import { GnssPane, gnssPaneNeed } from './panes/GnssPane.js';
 import { Header } from './panes/Header.js';
-import { HelpOverlay } from './panes/HelpOverlay.js';
-import { NtpPane, ntpPaneWant } from './panes/NtpPane.js';
+import { HelpOverlay, helpLines } from './panes/HelpOverlay.js';
+import { NtpPane, ntpPaneNeed } from './panes/NtpPane.js';
 import type { PaneProps } from './panes/pane-props.js';
-import { PtpPane, ptpPaneWant } from './panes/PtpPane.js';
+import { PtpPane, ptpPaneNeed } from './panes/PtpPane.js';
 import { headerLines } from '../view/header.js';
 import { sectionSummary } from '../view/summary.js';
 import type { ListLengths, PaneId, UiState } from './ui-state.js';
-import { initialUiState, uiReducer } from './ui-state.js';
+import { filterSources, initialUiState, uiReducer } from './ui-state.js';
 import type { Display } from './widgets/Display.js';
 import { DisplayContext, makeDisplay, useDisplay } from './widgets/Display.js';
 import { StyledLine } from './widgets/StyledLine.js';
@@ -49,9 +50,11 @@ export interface AppProps {
   onScreendump?: () => Promise<string>;
   /** Ring the terminal bell once each time the health verdict worsens (--bell). */
   bell?: boolean;
+  /** Ctrl-L: paint the whole screen again. */
+  onRedraw?: () => void;
 }
 
-export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell }: AppProps) {
+export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell, onRedraw }: AppProps) {
   const display = useMemo(() => makeDisplay(color, ascii), [color, ascii]);
   const state = useMonitorState(controller);
   const terminal = useTerminalSize(size);
@@ -59,14 +62,17 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
   const [ui, dispatch] = useReducer(uiReducer, initialUiState);
   const devices = ui.overlay === 'devices' ? (controller.devices?.() ?? []) : [];
   const lengths: ListLengths = {
-    ntpRows: state.ntp.data?.sources.length ?? 0,
+    ntpRows: filterSources(state.ntp.data?.sources ?? [], ui.ntpFilter).length,
     gnssReceivers: state.gnss.data?.receivers.length ?? 0,
     ptpPorts: state.ptp.data?.ports.length ?? 0,
     events: state.events.length,
     devices: devices.length,
     findings: state.verdict.findings.length,
+    // Scroll positions of the help: its lines beyond the rows it gets (about rows - 7).
+    help: Math.max(1, helpLines(terminal.columns, display).length - Math.max(1, terminal.rows - 7) + 1),
   };
-  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump });
+  const pageSize = Math.max(1, Math.floor(terminal.rows / 2));
+  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump, pageSize, onRedraw });
   useBell(state.verdict.severity, bell ?? false);
   useNoticeExpiry(ui.notice, dispatch);
   // The focused events pane is being read: what it shows is no longer new.
@@ -90,15 +96,16 @@ const paneComponents: Record<PaneId, ComponentType<PaneProps>> = {
   events: EventsPane,
 };
 
-function paneWants(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): Record<PaneId, number> {
-  // GNSS and PTP share a row only in the full layout; otherwise they get the whole width.
-  const half = chooseMode(size, ui.zoomed) === 'full' ? Math.floor((size.columns - PANE_GAP) / 2) : size.columns;
+/** What each pane has to show at the width the layout mode gives it. */
+export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): Record<PaneId, PaneNeed> {
+  const mode = chooseMode(size, ui.zoomed);
+  const width = (pane: PaneId) => paneWidth(pane, size, mode);
   return {
-    ntp: ntpPaneWant(state),
-    gnss: gnssPaneWant(state, half, display, ui.gnssReceiver, now),
-    ptp: ptpPaneWant(state, half, display, ui.ptpPort, now),
-    alarm: alarmPaneWant(state, half),
-    events: eventsPaneWant(state),
+    ntp: ntpPaneNeed(state, ui.ntpFilter),
+    gnss: gnssPaneNeed(state, width('gnss'), display, ui.gnssReceiver, now),
+    ptp: ptpPaneNeed(state, width('ptp'), display, ui.ptpPort, now),
+    alarm: alarmPaneNeed(state, width('alarm')),
+    events: eventsPaneNeed(state),
   };
 }
 
@@ -107,9 +114,9 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
   const display = useDisplay();
   const header = headerLines(state, now, { ...display, width: size.columns });
   const chrome = header.length + 1;
-  const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneWants(state, ui, size, display, now));
+  const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneNeeds(state, ui, size, display, now));
   const width = plan.width;
-  const bodyHeight = Math.max(0, plan.frameHeight - chrome);
+  const bodyHeight = plan.bodyHeight;
   const eventsVersion = state.events.version;
 
   return (
@@ -117,7 +124,7 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
       <Header lines={header} width={width} />
       <Box flexDirection="column" width={width} height={bodyHeight} overflowY="hidden" flexShrink={0}>
         {ui.overlay === 'help' ? (
-          <HelpOverlay width={width} height={bodyHeight} />
+          <HelpOverlay width={width} height={bodyHeight} top={ui.helpTop} />
         ) : ui.overlay === 'findings' ? (
           <FindingsOverlay verdict={state.verdict} top={ui.findingsTop} width={width} height={bodyHeight} now={now} />
         ) : ui.overlay === 'devices' ? (
@@ -153,7 +160,7 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
           })
         )}
       </Box>
-      <Footer width={width} notice={ui.notice} />
+      <Footer width={width} notice={ui.notice} filter={ui.filterEditing ? ui.ntpFilter : null} />
     </Box>
   );
 }

@@ -10,14 +10,17 @@ import { FINDINGS_KEY } from '../view/header.js';
 
 export type KeySpec =
   | { char: string }
-  | { name: 'tab' | 'shiftTab' | 'up' | 'down' | 'left' | 'right' | 'escape' | 'return' }
+  | { name: 'tab' | 'shiftTab' | 'up' | 'down' | 'left' | 'right' | 'escape' | 'return' | 'pageUp' | 'pageDown' | 'home' | 'end' }
   | { ctrl: string };
 
 export type Command =
   | { type: 'focus'; pane: PaneId }
   | { type: 'cycleFocus'; delta: 1 | -1 }
   | { type: 'switchItem'; delta: 1 | -1 }
-  | { type: 'moveSelection'; delta: 1 | -1 }
+  /** ±1 a row; 'page' half a screen; 'edge' to the first / last. */
+  | { type: 'moveSelection'; delta: 1 | -1; by?: 'page' | 'edge' }
+  | { type: 'redraw' }
+  | { type: 'startFilter' }
   | { type: 'toggleZoom' }
   | { type: 'pollNow' }
   | { type: 'togglePause' }
@@ -60,8 +63,13 @@ export const bindings: readonly Binding[] = [
   { keys: [{ name: 'shiftTab' }], command: { type: 'cycleFocus', delta: -1 }, help: 'focus previous pane' },
   { keys: [{ name: 'left' }, { char: 'h' }], command: { type: 'switchItem', delta: -1 }, help: 'previous receiver / PTP port' },
   { keys: [{ name: 'right' }, { char: 'l' }], command: { type: 'switchItem', delta: 1 }, help: 'next receiver / PTP port' },
-  { keys: [{ name: 'up' }, { char: 'k' }], command: { type: 'moveSelection', delta: -1 }, help: 'select previous / scroll up', footer: 'select', inDevices: true },
-  { keys: [{ name: 'down' }, { char: 'j' }], command: { type: 'moveSelection', delta: 1 }, help: 'select next / scroll down', inDevices: true },
+  { keys: [{ name: 'up' }, { char: 'k' }], command: { type: 'moveSelection', delta: -1 }, help: 'select previous / scroll up', footer: 'select', inDevices: true, inHelp: true },
+  { keys: [{ name: 'down' }, { char: 'j' }], command: { type: 'moveSelection', delta: 1 }, help: 'select next / scroll down', inDevices: true, inHelp: true },
+  { keys: [{ name: 'pageUp' }], command: { type: 'moveSelection', delta: -1, by: 'page' }, help: 'half a screen up', inDevices: true, inHelp: true },
+  { keys: [{ name: 'pageDown' }], command: { type: 'moveSelection', delta: 1, by: 'page' }, help: 'half a screen down', inDevices: true, inHelp: true },
+  { keys: [{ name: 'home' }], command: { type: 'moveSelection', delta: -1, by: 'edge' }, help: 'first in the list', inDevices: true, inHelp: true },
+  { keys: [{ name: 'end' }], command: { type: 'moveSelection', delta: 1, by: 'edge' }, help: 'last in the list', inDevices: true, inHelp: true },
+  { keys: [{ char: '/' }], command: { type: 'startFilter' }, help: 'filter NTP sources by name', footer: 'filter' },
   { keys: [{ name: 'return' }], command: { type: 'chooseDevice' }, help: 'switch to selected device', inDevices: 'only' },
   { keys: [{ char: 'z' }], command: { type: 'toggleZoom' }, help: 'zoom focused pane / unzoom', footer: 'zoom' },
   { keys: [{ char: 'r' }], command: { type: 'pollNow' }, help: 'poll the device now', footer: 'poll' },
@@ -71,6 +79,7 @@ export const bindings: readonly Binding[] = [
   { keys: [{ char: ']' }], command: { type: 'step', delta: 1 }, help: 'replay: step forward' },
   { keys: [{ char: 's' }], command: { type: 'screendump' }, help: 'screendump to a file' },
   { keys: [{ char: FINDINGS_KEY }, { char: '!' }], command: { type: 'toggleFindings' }, help: 'list every finding (health)' },
+  { keys: [{ ctrl: 'l' }], command: { type: 'redraw' }, help: 'redraw the whole screen', inHelp: true, inDevices: true },
   { keys: [{ char: '?' }], command: { type: 'toggleHelp' }, help: 'show / hide this help', footer: 'help', inHelp: true },
   { keys: [{ name: 'escape' }], command: { type: 'closeOverlay' }, help: 'close help / device list', inHelp: true, inDevices: true },
   { keys: [{ char: 'q' }, { ctrl: 'c' }], command: { type: 'quit' }, help: 'quit', footer: 'quit', inHelp: true, inDevices: true },
@@ -98,6 +107,14 @@ export function matchesKey(spec: KeySpec, input: string, key: Key): boolean {
       return key.escape;
     case 'return':
       return key.return;
+    case 'pageUp':
+      return key.pageUp;
+    case 'pageDown':
+      return key.pageDown;
+    case 'home':
+      return key.home;
+    case 'end':
+      return key.end;
   }
 }
 
@@ -129,6 +146,10 @@ export function keyLabel(spec: KeySpec, glyphs: Glyphs): string {
     right: glyphs.right,
     escape: 'Esc',
     return: 'Enter',
+    pageUp: 'PgUp',
+    pageDown: 'PgDn',
+    home: 'Home',
+    end: 'End',
   };
   return names[spec.name];
 }
@@ -140,4 +161,25 @@ export function bindingLabel(binding: Binding, glyphs: Glyphs): string {
     return `${chars[0]}-${chars[chars.length - 1]}`;
   }
   return binding.keys.map((k) => keyLabel(k, glyphs)).join('/');
+}
+
+/** Control characters a terminal sends for keys, by code: what Ink would report for them alone. */
+const CONTROL_KEYS: Record<number, Partial<Key>> = { 0x09: { tab: true }, 0x0d: { return: true }, 0x0a: { return: true }, 0x7f: { backspace: true }, 0x08: { backspace: true } };
+
+/**
+ * The keys in one chunk of input. Ink passes several keys read together (`jj`, `23`, typed
+ * ahead over a slow link) as one string; each is a key of its own here. Escape sequences
+ * (arrows, PgUp) already arrive one per call; a single key is passed through unchanged.
+ */
+export function splitKeys(input: string, key: Key): [string, Key][] {
+  const chars = [...input];
+  if (chars.length <= 1 || key.escape || key.meta || key.ctrl) return [[input, key]];
+  const plain = { ...key, shift: false };
+  return chars.map((c): [string, Key] => {
+    const code = c.codePointAt(0)!;
+    const control = CONTROL_KEYS[code];
+    if (control) return ['', { ...plain, ...control }];
+    if (code < 0x20) return [String.fromCharCode(code + 0x60), { ...plain, ctrl: true }];
+    return [c, { ...plain, shift: c !== c.toLowerCase() }];
+  });
 }

@@ -150,7 +150,7 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     process.on('exit', restore);
 
     try {
-      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} />, {
+      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} onRedraw={() => writer.redraw()} />, {
         stdout: writer as unknown as NodeJS.WriteStream,
         stderr,
         ...(opts.onRender ? { onRender: opts.onRender } : {}),

@@ -45,6 +45,12 @@ export interface UiState {
   zoomed: boolean;
   /** A short message in the footer (screendump saved, no device profiles), cleared after a while. */
   notice: Notice | null;
+  /** First line of the help shown (the help scrolls in small terminals). */
+  helpTop: number;
+  /** `/`: the NTP sources whose name contains this text (any case); '' shows all. */
+  ntpFilter: string;
+  /** The filter is being typed: printable keys go into it until Enter or Esc. */
+  filterEditing: boolean;
 }
 
 export const initialUiState: UiState = {
@@ -59,7 +65,20 @@ export const initialUiState: UiState = {
   findingsTop: 0,
   zoomed: false,
   notice: null,
+  helpTop: 0,
+  ntpFilter: '',
+  filterEditing: false,
 };
+
+/** Longest NTP filter kept (a name is at most an IPv6 literal in brackets). */
+export const FILTER_MAX = 64;
+
+/** The NTP sources the filter lets through, in device order. */
+export function filterSources<T extends { name: string }>(sources: readonly T[], filter: string): readonly T[] {
+  if (filter === '') return sources;
+  const needle = filter.toLowerCase();
+  return sources.filter((s) => s.name.toLowerCase().includes(needle));
+}
 
 /** How many items each list holds now; actions carry it so the reducer stays pure. */
 export interface ListLengths {
@@ -70,13 +89,20 @@ export interface ListLengths {
   devices: number;
   /** Findings of the verdict (the findings list); absent counts as none. */
   findings?: number;
+  /** Lines of the help text. */
+  help: number;
 }
 
 export type UiAction =
   | { type: 'focus'; pane: PaneId }
   | { type: 'cycleFocus'; delta: 1 | -1 }
   | { type: 'switchItem'; delta: 1 | -1; lengths: ListLengths }
-  | { type: 'moveSelection'; delta: 1 | -1; lengths: ListLengths }
+  /** ±1 a row, ±n a page, ±Infinity to the first / last. */
+  | { type: 'moveSelection'; delta: number; lengths: ListLengths }
+  | { type: 'startFilter' }
+  | { type: 'filterInput'; text: string }
+  | { type: 'filterBackspace' }
+  | { type: 'endFilter'; keep: boolean }
   | { type: 'toggleZoom' }
   | { type: 'toggleHelp' }
   | { type: 'toggleFindings' }
@@ -109,6 +135,7 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
       // ↑/↓ move in lists: the device list when open, NTP sources, PTP ports, the event log.
       if (state.overlay === 'devices') return move(state, 'deviceRow', action.delta, action.lengths.devices);
       if (state.overlay === 'findings') return move(state, 'findingsTop', action.delta, action.lengths.findings ?? 0);
+      if (state.overlay === 'help') return move(state, 'helpTop', action.delta, action.lengths.help);
       if (state.overlay) return state;
       if (state.focus === 'ntp') return move(state, 'ntpRow', action.delta, action.lengths.ntpRows);
       if (state.focus === 'ptp') return move(state, 'ptpPort', action.delta, action.lengths.ptpPorts);
@@ -117,7 +144,18 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
     case 'toggleZoom':
       return { ...state, zoomed: !state.zoomed };
     case 'toggleHelp':
-      return { ...state, overlay: state.overlay === 'help' ? null : 'help' };
+      return { ...state, overlay: state.overlay === 'help' ? null : 'help', helpTop: 0 };
+    case 'startFilter':
+      return state.overlay ? state : { ...state, focus: 'ntp', filterEditing: true };
+    case 'filterInput': {
+      const ntpFilter = (state.ntpFilter + action.text).slice(0, FILTER_MAX);
+      return { ...state, ntpFilter, ntpRow: 0 };
+    }
+    case 'filterBackspace':
+      return { ...state, ntpFilter: [...state.ntpFilter].slice(0, -1).join(''), ntpRow: 0 };
+    case 'endFilter':
+      // Enter keeps the filter; Esc drops it.
+      return { ...state, filterEditing: false, ...(action.keep ? {} : { ntpFilter: '', ntpRow: 0 }) };
     case 'toggleFindings':
       return state.overlay === 'findings' ? { ...state, overlay: null } : { ...state, overlay: 'findings', findingsTop: 0 };
     case 'closeOverlay':
@@ -133,7 +171,8 @@ export function uiReducer(state: UiState, action: UiAction): UiState {
   }
 }
 
-function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow' | 'findingsTop', delta: number, length: number): UiState {
-  const next = clampIndex(clampIndex(state[field], length) + delta, length);
+function move(state: UiState, field: 'ntpRow' | 'gnssReceiver' | 'ptpPort' | 'eventsTop' | 'deviceRow' | 'findingsTop' | 'helpTop', delta: number, length: number): UiState {
+  const from = clampIndex(state[field], length);
+  const next = delta === Infinity ? Math.max(0, length - 1) : delta === -Infinity ? 0 : clampIndex(from + delta, length);
   return next === state[field] ? state : { ...state, [field]: next };
 }

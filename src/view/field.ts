@@ -4,4 +4,6 @@ import type { Line } from './cell.js';
 export interface Field {
   label: string;
   value: Line;
+  /** An identity (clock identity, parent port): never cut for a narrower grid; shortened in its middle only when the pane itself is too narrow. */
+  whole?: boolean;
 }

@@ -32,6 +32,33 @@ export function truncateText(text: string, width: number, ellipsis: string): str
   return clipText(text, width - 1).text + ellipsis;
 }
 
+/** The longest suffix of `text` at most `width` columns wide. */
+export function clipTextEnd(text: string, width: number): string {
+  if (width <= 0) return '';
+  if (stringWidth(text) <= width) return text;
+  const parts = [...segmenter.segment(text)].map((s) => s.segment);
+  let out = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = stringWidth(parts[i]!);
+    if (used + w > width) break;
+    out = parts[i]! + out;
+    used += w;
+  }
+  return out;
+}
+
+/**
+ * Cuts to `width` columns in the middle, keeping both ends: `[2001:db8…::123]`. For identities,
+ * whose start and end both matter (a clock identity's vendor prefix and its serial).
+ */
+export function shortenMiddle(text: string, width: number, ellipsis: string): string {
+  if (stringWidth(text) <= width) return text;
+  if (width <= 1) return clipText(text, width).text;
+  const head = clipText(text, Math.ceil((width - 1) / 2));
+  return head.text + ellipsis + clipTextEnd(text, width - 1 - head.width);
+}
+
 /** Pads (or cuts) to exactly `width` columns. */
 export function padText(text: string, width: number, align: 'left' | 'right', ellipsis: string): string {
   const cut = truncateText(text, width, ellipsis);
@@ -57,6 +84,13 @@ export function fitLine(line: Line, width: number, ellipsis: string): Line {
     out.push(last ? { ...last, text: ellipsis } : { text: ellipsis });
   }
   return out;
+}
+
+/** Clips a styled line to `width` columns in its middle (see shortenMiddle); the style of the first segment is kept. */
+export function fitLineMiddle(line: Line, width: number, ellipsis: string): Line {
+  if (lineWidth(line) <= width) return line;
+  const text = line.map((c) => c.text).join('');
+  return [{ ...line[0], text: shortenMiddle(text, width, ellipsis) }];
 }
 
 export function lineWidth(line: Line): number {

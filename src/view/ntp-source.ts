@@ -7,8 +7,8 @@ import { describeReach } from '../model/decoders.js';
 import type { NtpData, NtpSource } from '../model/snapshot.js';
 import { spread, STATS_WINDOW } from '../monitor/stats.js';
 import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../model/units.js';
-import type { Glyphs, Token } from './theme.js';
-import { ntpOverallStates, ntpSourceStates, styleOf } from './theme.js';
+import type { Glyphs, OffsetLimits, Token } from './theme.js';
+import { ntpModes, ntpOverallStates, ntpSourceStates, offsetToken, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { sparkline } from './sparkline.js';
@@ -20,9 +20,10 @@ export const SPARK_WIDTH = 12;
 
 export const ntpColumns: readonly TableColumn<NtpColumn>[] = [
   { key: 'state', header: 'S' },
-  { key: 'name', header: 'source', flex: true, minWidth: 16, maxWidth: 32 },
+  // An IPv6 literal is up to 41 columns with its brackets: never capped, never cut first.
+  { key: 'name', header: 'source', identity: true },
   { key: 'word', header: 'state', drop: 9, maxWidth: 14 },
-  { key: 'mode', header: 'mode', drop: 8, maxWidth: 15, flex: true, minWidth: 6 },
+  { key: 'mode', header: 'mode', drop: 8, maxWidth: 15 },
   { key: 'stratum', header: 'st', align: 'right' },
   { key: 'poll', header: 'poll', align: 'right', drop: 4 },
   { key: 'reach', header: 'reach', drop: 3 },
@@ -46,6 +47,8 @@ export interface NtpRenderOptions {
   sparkWidth?: number;
   /** Time in the current state, e.g. "2h14m" (live monitor only). */
   inState?: string | null;
+  /** Offsets beyond these are colored warn / bad (--ntp-warn, --ntp-crit). */
+  limits?: OffsetLimits;
 }
 
 /** chrony's error bound: "±450µs" ("+/-450us" in ASCII); the formatter's sign is dropped. */
@@ -78,12 +81,12 @@ export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[]
     name: cell(name, style.token, strong),
     word: cell(style.word, style.token, strong),
     since: cell(opts.inState ?? '-', 'muted'),
-    mode: cell(src.mode ?? '-', src.mode ? undefined : 'muted', strong),
+    mode: cell(src.mode === null ? '-' : styleOf(ntpModes, src.mode).word, src.mode ? undefined : 'muted', strong),
     stratum: numeric(formatNumber(src.stratum)),
     poll: numeric(formatDuration(src.pollSeconds)),
     reach: cell(reachMarks(src.reach, opts.glyphs), reachToken(src.reach), strong),
     lastRx: numeric(formatDuration(src.lastRxSeconds)),
-    offset: numeric(formatOffset(src.offsetNs, { ascii: opts.ascii })),
+    offset: cell(formatOffset(src.offsetNs, { ascii: opts.ascii }), src.offsetNs === null ? 'muted' : offsetToken(src.offsetNs, opts.limits), strong),
     error: numeric(plusMinus(src.errorNs, opts.ascii)),
     trend: cell(sparkline(history, opts.sparkWidth ?? SPARK_WIDTH, opts.glyphs.sparkRamp), 'accent'),
   };
@@ -112,7 +115,9 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
       cell(opts.inState ? ` for ${opts.inState}` : '', 'muted'),
       cell(`  ${src.name}`, undefined, src.isSyncSource),
       cell(src.isSyncSource ? ' (in use)' : '', 'ok'),
-      cell(`  adjusted ${fmt(src.offsetNs)}  measured ${fmt(src.measuredOffsetNs)}`),
+      cell('  adjusted '),
+      cell(fmt(src.offsetNs), offsetToken(src.offsetNs, opts.limits)),
+      cell(`  measured ${fmt(src.measuredOffsetNs)}`),
       cell(src.errorNs === null ? '' : `  ${plusMinus(src.errorNs, opts.ascii)}`),
     ],
     [
@@ -134,4 +139,26 @@ export function ntpStatusLine(data: NtpData): Line {
     data.syncSource === null ? cell('  no sync source', 'warn') : cell(`  to ${data.syncSource}`, 'ok', true),
     cut ? cell(`  showing ${cut.kept} of ${formatCount(cut.sent)} sources`, 'warn') : cell(`  ${count} source${count === 1 ? '' : 's'}`, 'muted'),
   ];
+}
+
+/**
+ * The pane's key to its marks, as `chronyc sources -v` prints one: the state symbols (from
+ * the same table the rows use), the sync source mark and the reach marks.
+ */
+export function ntpLegendLine(glyphs: Glyphs): Line {
+  const states = Object.values(ntpSourceStates).flatMap((s) => [cell(s.symbol, s.token, true), cell(` ${s.word}  `, 'muted')]);
+  return [
+    ...states,
+    cell(glyphs.inUse, 'ok', true),
+    cell(' in use  reach ', 'muted'),
+    cell(`${glyphs.reachOn}${glyphs.reachOff}`, 'accent'),
+    cell(' answered/missed', 'muted'),
+  ];
+}
+
+/** What the device's API does not report, so no one looks for it here. */
+export const NTP_NOT_PROVIDED = 'not in the device API: chrony tracking (frequency, skew, root delay and dispersion, reference time)';
+
+export function ntpNotProvidedLine(): Line {
+  return [cell(NTP_NOT_PROVIDED, 'muted')];
 }

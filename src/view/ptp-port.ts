@@ -3,8 +3,8 @@ import { describeClockAccuracy, describeClockClass, describeStepsRemoved, descri
 import type { PtpPort } from '../model/snapshot.js';
 import { STATS_WINDOW, summarize } from '../monitor/stats.js';
 import { formatNumber, formatOffset, formatPpm } from '../model/units.js';
-import type { Glyphs } from './theme.js';
-import { flagStyle, ptpSyncStates, styleOf } from './theme.js';
+import type { Glyphs, OffsetLimits } from './theme.js';
+import { flagStyle, offsetToken, ptpSyncStates, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import type { Field } from './field.js';
@@ -12,39 +12,59 @@ import { sparkline } from './sparkline.js';
 import type { TableColumn, TableRow } from './table-layout.js';
 import { ageText } from './time.js';
 
-export type PtpColumn = 'port' | 'state' | 'offset' | 'delay' | 'gm';
+export type PtpColumn = 'port' | 'state' | 'since' | 'offset' | 'delay' | 'gm' | 'parent';
 
+/**
+ * The grandmaster and parent port identities are what a technician copies into a ticket: the
+ * parent goes whole when space runs out, the grandmaster is cut (in its middle) only when
+ * nothing else is left to drop.
+ */
 export const ptpColumns: readonly TableColumn<PtpColumn>[] = [
   { key: 'port', header: 'port' },
   { key: 'state', header: 'state' },
   { key: 'offset', header: 'offset', align: 'right' },
   { key: 'delay', header: 'path delay', align: 'right', drop: 2 },
-  { key: 'gm', header: 'grandmaster', flex: true, minWidth: 6, drop: 1 },
+  { key: 'gm', header: 'grandmaster', identity: true },
+  { key: 'parent', header: 'parent port', identity: true, drop: 3 },
 ];
+
+/** The live list adds the time in the sync state after the state; it goes first when narrow. */
+export const ptpLiveColumns: readonly TableColumn<PtpColumn>[] = ptpColumns.flatMap((c) =>
+  c.key === 'state' ? [c, { key: 'since' as const, header: 'for', drop: 4 }] : [c],
+);
 
 export interface PtpRenderOptions {
   ascii: boolean;
   glyphs: Glyphs;
+  /** Offsets from master beyond these are colored warn / bad (--ptp-warn, --ptp-crit). */
+  limits?: OffsetLimits;
 }
 
-export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions): TableRow<PtpColumn> {
+/** @param inState time in the current sync state, e.g. "2h14m" (live monitor only) */
+export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions, inState: string | null = null): TableRow<PtpColumn> {
   const off = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
   if (!port.ok) {
     return {
       port: cell(String(port.id)),
       state: cell(`! ${port.error?.kind ?? 'unknown'} error`, 'bad', true),
+      since: cell('-', 'muted'),
       offset: cell('-', 'muted'),
       delay: cell('-', 'muted'),
-      gm: cell(port.error?.message ?? '', 'bad'),
+      // The message goes on its own line (the pane's error line, the report's): an identity
+      // column would keep a sentence whole and push every other column out.
+      gm: cell('-', 'muted'),
+      parent: cell('-', 'muted'),
     };
   }
   const style = styleOf(ptpSyncStates, port.syncState);
   return {
     port: cell(String(port.id)),
     state: cell(`${style.symbol} ${style.word}`, style.token, true),
-    offset: cell(off(port.offsetFromMasterNs)),
+    since: cell(inState ?? '-', 'muted'),
+    offset: cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits)),
     delay: cell(off(port.meanPathDelayNs)),
     gm: cell(port.gmIdentity ?? '-', port.gmIdentity ? undefined : 'muted'),
+    parent: cell(port.parentPortIdentity ?? '-', port.parentPortIdentity ? undefined : 'muted'),
   };
 }
 
@@ -131,7 +151,7 @@ export function ptpPortDetail(
   return [
     { label: 'port id', value: [cell(String(port.id))] },
     { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true), cell(live.inState ? ` for ${live.inState}` : '', 'muted')] },
-    { label: 'offset', value: [cell(off(port.offsetFromMasterNs), undefined, true), cell(spark ? ` ${spark}` : '', 'accent')] },
+    { label: 'offset', value: [cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits), true), cell(spark ? ` ${spark}` : '', 'accent')] },
     ...(offsetStats ? [{ label: 'offset stats', value: [cell(offsetStats)] }] : []),
     { label: 'path delay', value: [cell(off(port.meanPathDelayNs))] },
     ...(delayStats ? [{ label: 'delay stats', value: [cell(delayStats)] }] : []),
@@ -139,8 +159,8 @@ export function ptpPortDetail(
     { label: 'steps removed', value: [cell(stepsRemovedText(port.stepsRemoved), port.stepsRemoved === null ? 'muted' : undefined)] },
     { label: 'rate offset', value: [cell(formatPpm(port.cumulativeRateOffsetPpm))] },
     { label: 'GM present', value: [cell(`${gm.symbol} ${gm.word}`, gm.token)] },
-    { label: 'GM identity', value: text(port.gmIdentity) },
-    { label: 'parent port', value: text(port.parentPortIdentity) },
+    { label: 'GM identity', value: text(port.gmIdentity), whole: true },
+    { label: 'parent port', value: text(port.parentPortIdentity), whole: true },
     { label: 'GM class', value: [cell(clockClassText(port.gmClockClass))] },
     { label: 'GM accuracy', value: [cell(clockAccuracyText(port.gmClockAccuracy, opts.ascii))] },
     { label: 'GM variance', value: [cell(varianceText(port.gmOffsetScaledLogVariance, opts.ascii), port.gmOffsetScaledLogVariance === null ? 'muted' : undefined)] },

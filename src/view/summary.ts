@@ -7,7 +7,7 @@ import { formatOffset } from '../model/units.js';
 import type { PaneId } from '../ui/ui-state.js';
 import { paneTitles, PANES } from '../ui/ui-state.js';
 import type { Glyphs } from './theme.js';
-import { antennaStates, flagStyle, styleOf } from './theme.js';
+import { antennaStates, flagStyle, offsetLimits, offsetToken, styleOf } from './theme.js';
 import type { Cell, Line } from './cell.js';
 import { cell, joinCells } from './cell.js';
 import { eventsSummary, freshCount } from './events.js';
@@ -21,10 +21,11 @@ export interface SummaryOptions {
 
 function details(pane: Exclude<PaneId, 'events'>, state: MonitorState, opts: SummaryOptions): Cell[] {
   const off = (ns: number | null) => formatOffset(ns, { ascii: opts.ascii });
+  const limits = offsetLimits(state.thresholds);
   switch (pane) {
     case 'ntp': {
       const best = state.ntp.data?.sources.find((s) => s.isSyncSource);
-      return [ntpVerdict(state), ...(best ? [cell(`, offset ${off(best.offsetNs)}`)] : [])];
+      return [ntpVerdict(state), ...(best ? [cell(', offset '), cell(off(best.offsetNs), offsetToken(best.offsetNs, limits.ntp))] : [])];
     }
     case 'gnss': {
       const rx = state.gnss.data?.receivers.find((r) => r.status === 'working');
@@ -35,7 +36,7 @@ function details(pane: Exclude<PaneId, 'events'>, state: MonitorState, opts: Sum
     }
     case 'ptp': {
       const port = state.ptp.data?.ports.find((p) => p.ok);
-      return [ptpVerdict(state), ...(port ? [cell(`, port ${port.id} offset ${off(port.offsetFromMasterNs)}`)] : [])];
+      return [ptpVerdict(state), ...(port ? [cell(`, port ${port.id} offset `), cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, limits.ptp))] : [])];
     }
     case 'alarm': {
       const data = state.alarm.data;

@@ -38,6 +38,13 @@ export const ntpSourceStates = lookupTable<StateStyle>({
   'Not selectable': { token: 'muted', symbol: '?', word: 'not selectable' },
 });
 
+/** NTP source modes: chrony's mode mark (^ server, = peer, # reference clock) and a short word. */
+export const ntpModes = lookupTable<StateStyle>({
+  Server: { token: 'text', symbol: '^', word: 'server' },
+  Peer: { token: 'text', symbol: '=', word: 'peer' },
+  'Reference clock': { token: 'text', symbol: '#', word: 'refclock' },
+});
+
 export const ntpOverallStates = lookupTable<StateStyle>({
   Synchronized: { token: 'ok', symbol: '*', word: 'synchronized' },
   'Not synchronized': { token: 'bad', symbol: '!', word: 'not synchronized' },
@@ -86,6 +93,32 @@ export const verdictStyles: Record<'ok' | 'warning' | 'critical', StateStyle> = 
 export function styleOf(table: Readonly<Record<string, StateStyle>>, value: string | null | undefined): StateStyle {
   if (value === null || value === undefined) return { token: 'muted', symbol: '?', word: '-' };
   return table[value] ?? { token: 'muted', symbol: '?', word: value };
+}
+
+/**
+ * A device state in the words the live monitor shows ("Too variable" -> "too variable"), for
+ * every text that names one: findings (check, --once, the header) and events. One vocabulary.
+ */
+export function stateWord(table: Readonly<Record<string, StateStyle>>, value: string | null | undefined, missing = '?'): string {
+  return value === null || value === undefined ? missing : styleOf(table, value).word;
+}
+
+/** Warning and critical limits on the magnitude of an offset, ns (the health thresholds). */
+export interface OffsetLimits {
+  warnNs: number;
+  critNs: number;
+}
+
+/** The health thresholds as the limits of NTP and of PTP offsets. */
+export function offsetLimits(t: { ntpWarnNs: number; ntpCritNs: number; ptpWarnNs: number; ptpCritNs: number }): { ntp: OffsetLimits; ptp: OffsetLimits } {
+  return { ntp: { warnNs: t.ntpWarnNs, critNs: t.ntpCritNs }, ptp: { warnNs: t.ptpWarnNs, critNs: t.ptpCritNs } };
+}
+
+/** An offset's color by threshold: over critical bad, over warning warn, otherwise none. */
+export function offsetToken(ns: number | null, limits: OffsetLimits | undefined): Token | undefined {
+  if (ns === null || !limits) return undefined;
+  const magnitude = Math.abs(ns);
+  return magnitude > limits.critNs ? 'bad' : magnitude > limits.warnNs ? 'warn' : undefined;
 }
 
 /** Booleans that are good when true (PPS valid, alerting on). */

@@ -114,6 +114,14 @@ describe('synctop URL --once', () => {
     expect(stdout).toMatch(/STABLE/);
   });
 
+  it('falls back to ASCII when the locale is not UTF-8 (LC_ALL=C)', async () => {
+    const url = await sim('--scenario', 'healthy');
+    const { code, stdout } = await synctop([url, '--once'], { LC_ALL: 'C', LANG: 'C.UTF-8' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/STABLE/);
+    expect(stdout).toMatch(/^[\x00-\x7f]*$/);
+  });
+
   it('hostile device strings arrive as visible escapes, never raw', async () => {
     const url = await sim('--scenario', 'hostile-strings');
     const { stdout } = await synctop([url, '--once']);

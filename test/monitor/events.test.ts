@@ -13,9 +13,9 @@ describe('diffSnapshots', () => {
   });
 
   it.each<[string, (s: Snapshot) => void, string, string]>([
-    ['overall status', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP Synchronized -> Not synchronized'],
+    ['overall status', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP synchronized -> not synchronized'],
     ['sync source', (s) => void (ntp(s).syncSource = 'ntp1.example'), 'warning', 'sync source GPS -> ntp1.example'],
-    ['source state', (s) => void (ntp(s).sources[1]!.state = 'False ticker'), 'warning', 'source ntp1.example: Selectable -> False ticker'],
+    ['source state', (s) => void (ntp(s).sources[1]!.state = 'False ticker'), 'warning', 'source ntp1.example: selectable -> false ticker'],
     // A backup source going silent is information; the sync source going silent a warning (the finding says more).
     ['a backup reaching 000', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'info', 'source ntp1.example unreachable (reach 000)'],
     ['the sync source reaching 000', (s) => void (ntp(s).sources[0]!.reachCount = 0), 'warning', 'source GPS unreachable (reach 000)'],

@@ -14,9 +14,9 @@ describe('evaluateHealth', () => {
   });
 
   it.each<[string, (s: Snapshot) => void, 'warning' | 'critical', string]>([
-    ['NTP not synchronized', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP Not synchronized'],
-    ['a false ticker', (s) => ntp(s).sources.push(source({ name: 'bad', state: 'False ticker' })), 'warning', 'NTP source bad is False ticker'],
-    ['a too variable source', (s) => ntp(s).sources.push(source({ name: 'wob', state: 'Too variable' })), 'warning', 'NTP source wob is Too variable'],
+    ['NTP not synchronized', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', 'NTP not synchronized'],
+    ['a false ticker', (s) => ntp(s).sources.push(source({ name: 'bad', state: 'False ticker' })), 'warning', 'NTP source bad is false ticker'],
+    ['a too variable source', (s) => ntp(s).sources.push(source({ name: 'wob', state: 'Too variable' })), 'warning', 'NTP source wob is too variable'],
     ['NTP offset over warn', (s) => void (ntp(s).sources[0]!.offsetNs = 20_000_000), 'warning', 'NTP offset +20.0ms to GPS'],
     ['NTP offset over crit', (s) => void (ntp(s).sources[0]!.offsetNs = -150_000_000), 'critical', 'NTP offset -150ms to GPS'],
     ['no receiver working', (s) => void (gnss(s).receivers[0]!.status = 'standby'), 'critical', 'no GNSS receiver working'],
@@ -138,7 +138,7 @@ describe('evaluateHealth', () => {
     ],
     ['the sync source silent for 5 polls', (s) => Object.assign(ntp(s).sources[0]!, { pollSeconds: 16, lastRxSeconds: 80, reach: '340', reachCount: 3 }), 'warning', ['NTP sync source GPS last heard 80s ago (polled every 16s)']],
     ['Synchronized without a sync source', (s) => Object.assign(ntp(s), { syncSource: null }) && void (ntp(s).sources[0]!.isSyncSource = false), 'warning', ['NTP contradicts itself: Synchronized but names no sync source']],
-    ['Not synchronized naming a sync source', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', ['NTP Not synchronized', 'NTP contradicts itself: Not synchronized yet names sync source GPS']],
+    ['Not synchronized naming a sync source', (s) => void (ntp(s).overallStatus = 'Not synchronized'), 'critical', ['NTP not synchronized', 'NTP contradicts itself: not synchronized yet names sync source GPS']],
     ['two sources marked in use', (s) => void (ntp(s).sources[1]!.isSyncSource = true), 'warning', ['NTP contradicts itself: 2 sources marked as the sync source (GPS, ntp1.example)']],
     ['the name and the marked source differ', (s) => void (ntp(s).syncSource = 'ntp1.example'), 'warning', ['NTP contradicts itself: syncSourceName ntp1.example but source GPS is marked in use']],
   ])('NTP: %s', (_name, edit, severity, messages) => {
@@ -258,7 +258,7 @@ describe('evaluateHealth', () => {
         ntp(x).syncSource = null;
         ntp(x).sources[0]!.isSyncSource = false;
       }));
-      expect(v.findings[0]).toMatchObject({ severity: 'critical', message: 'no GNSS receiver working -> possibly the cause of: NTP Not synchronized' });
+      expect(v.findings[0]).toMatchObject({ severity: 'critical', message: 'no GNSS receiver working -> possibly the cause of: NTP not synchronized' });
     });
   });
 
@@ -280,7 +280,7 @@ describe('evaluateHealth', () => {
     });
     const v = evaluateHealth(s);
     expect(v.findings[0]!.severity).toBe('critical');
-    expect(verdictSummary(v)).toBe('CRITICAL: NTP Not synchronized (+1 more)');
+    expect(verdictSummary(v)).toBe('CRITICAL: NTP not synchronized (+1 more)');
   });
 
   it('honours custom thresholds', () => {

@@ -125,7 +125,7 @@ describe('formatCheckLine (pure)', () => {
       }),
       limits,
       'WARNING',
-      /^NTP source evil\/x=1 is False ticker$/,
+      /^NTP source evil\/x=1 is false ticker$/,
       [],
     ],
     [
@@ -235,6 +235,15 @@ describe('runCheck against the simulated device', () => {
     const out = await check([device.url]);
     expect(out.code).toBe(1);
     expect(out.line).toMatch(/^SYNCTOP WARNING - ALARM cannot be read: the device answered HTTP 500/);
+  });
+
+  it('ntp-unsynced: the states in the words the live monitor uses, not the device\'s raw names', async () => {
+    const device = await sim({ scenario: 'ntp-unsynced' });
+    const out = await check([device.url]);
+    expect(out.line).toContain('NTP not synchronized');
+    expect(out.line).toMatch(/NTP source \S+ is too variable/);
+    expect(out.line).toMatch(/NTP source \S+ is false ticker/);
+    expect(out.line).not.toMatch(/Too variable|False ticker|Not synchronized/);
   });
 
   it('gnss-antenna-open -> CRITICAL, the antenna first', async () => {

@@ -9,7 +9,7 @@ vi.hoisted(() => {
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup } from 'ink-testing-library';
 import { OUTAGE_REASON, PTP_AUTH_MESSAGE, emptyState, gnssNoReceiverState, healthyState, irregularState, NOW, ptpAuthRefusedState, unreachableState } from './fixtures.js';
-import { ESC, frameViolations, keys, renderApp, stripAnsi } from './harness.js';
+import { colorAt, ESC, frameViolations, keys, renderApp, stripAnsi } from './harness.js';
 import type { MonitorState } from '../../src/monitor/state.js';
 
 afterEach(() => cleanup());
@@ -155,10 +155,10 @@ describe('panes', () => {
     app.unmount();
   });
 
-  it('50x12: a one-screen summary', async () => {
+  it('50x12: every section on one screen, as a pane or a summary line', async () => {
     const app = await renderApp(healthyState(), { columns: 50, rows: 12 });
     const lines = app.lines();
-    expect(lines.filter((l) => /^[1-5] (NTP|GNSS|PTP|Alarm|Events)/.test(l))).toHaveLength(5);
+    expect(lines.filter((l) => /^(── |━▶ )?[1-5] (NTP|GNSS|PTP|Alarm|Events)/.test(l))).toHaveLength(5);
     app.unmount();
   });
 });
@@ -324,6 +324,17 @@ describe('color and text', () => {
   it('color on: chalk colors (so the test above proves something)', async () => {
     const app = await renderApp(healthyState(), { color: true });
     expect(app.frame()).toMatch(SGR);
+    app.unmount();
+  });
+
+  it('colors offsets by threshold in the tables: PTP +15.3µs over a 1µs warning is yellow, the false ticker\'s +2.50s red', async () => {
+    const state = healthyState();
+    state.thresholds = { ...state.thresholds, ptpWarnNs: 1_000, ptpCritNs: 100_000 };
+    const app = await renderApp(state, { color: true });
+    const f = app.frame();
+    expect(colorAt(f, '+15.3µs')).toBe(33);
+    expect(colorAt(f, '+2.50s')).toBe(31);
+    expect(colorAt(f, '-850ns')).toBe(39);
     app.unmount();
   });
 

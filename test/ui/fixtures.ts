@@ -321,7 +321,7 @@ export function insightState(): MonitorState {
   ]);
   s.events.add([{ at: EVENT_TIMES.warning, severity: 'warning', section: 'ptp', message: 'PTP port 0 LOST -> ACQUIRING' }]);
   s.events.add([{ at: EVENT_TIMES.ok, severity: 'ok', section: 'ptp', message: 'PTP port 0 ACQUIRED -> STABLE' }]);
-  s.verdict = { severity: 'warning', findings: [{ rule: 'ntp-bad-source', severity: 'warning', section: 'ntp', subject: 'ntp source time.bad.example', topic: 'ntp-source', message: 'NTP source time.bad.example is False ticker' }] };
+  s.verdict = { severity: 'warning', findings: [{ rule: 'ntp-bad-source', severity: 'warning', section: 'ntp', subject: 'ntp source time.bad.example', topic: 'ntp-source', message: 'NTP source time.bad.example is false ticker' }] };
   return s;
 }
 

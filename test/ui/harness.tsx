@@ -106,3 +106,17 @@ export function frameViolations(frame: string, columns: number, rows: number): s
   });
   return out;
 }
+
+/** The foreground SGR code (31 red, 33 yellow, 39 default...) in effect where `text` first starts in `frame`. */
+export function colorAt(frame: string, text: string): number | null {
+  const at = frame.indexOf(text);
+  if (at < 0) return null;
+  let fg = 39;
+  for (const m of frame.slice(0, at).matchAll(/\x1b\[([0-9;]*)m/g)) {
+    for (const code of (m[1] || '0').split(';').map(Number)) {
+      if (code === 0 || code === 39) fg = 39;
+      else if ((code >= 30 && code <= 37) || (code >= 90 && code <= 97)) fg = code;
+    }
+  }
+  return fg;
+}

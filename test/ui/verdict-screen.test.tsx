@@ -67,7 +67,7 @@ describe('the findings list', () => {
     for (const finding of state.verdict.findings) expect(f).toContain(finding.message.slice(0, 30));
     // Present since the first poll a minute ago: a lower bound. The late one: seen appearing now.
     expect(f).toMatch(/~ WARNING\s+PTP\s+≥ 60s\s+PTP port 1 ACQUIRING \(stale: data 60s old/);
-    expect(f).toMatch(/~ WARNING\s+NTP\s+0s\s+NTP source late\.example\.net is Too variable/);
+    expect(f).toMatch(/~ WARNING\s+NTP\s+0s\s+NTP source late\.example\.net is too variable/);
     expect(f).toMatch(/~ WARNING\s+device\s+0s\s+PTP cannot be read/);
     await app.press(ESC);
     expect(frameText(app)).not.toContain('Esc or f closes');

@@ -11,9 +11,9 @@ import { sectionAge } from '../../src/view/section.js';
 import { sparkline } from '../../src/view/sparkline.js';
 import { sectionSummary } from '../../src/view/summary.js';
 import { verdictLine, verdictParts } from '../../src/view/verdict.js';
-import { asciiGlyphs, unicodeGlyphs } from '../../src/view/theme.js';
-import { clipText, fitLine, padText } from '../../src/view/fit.js';
-import { layoutColumns, scrollWindow } from '../../src/view/table-layout.js';
+import { asciiGlyphs, offsetLimits, offsetToken, unicodeGlyphs } from '../../src/view/theme.js';
+import { clipText, fitLine, padText, shortenMiddle } from '../../src/view/fit.js';
+import { cutsIdentity, layoutColumns, placeText, scrollWindow } from '../../src/view/table-layout.js';
 import { gridLines, gridShape } from '../../src/ui/widgets/FieldGrid.js';
 import { cell } from '../../src/view/cell.js';
 import {
@@ -92,6 +92,36 @@ describe('table layout', () => {
     expect(layoutColumns(cols, rows, 20).map((c) => [c.key, c.width])).toEqual([['a', 1], ['name', 9], ['opt', 8]]);
     expect(layoutColumns(cols, rows, 10).map((c) => [c.key, c.width])).toEqual([['a', 1], ['name', 8]]);
   });
+  it('drops every droppable column before it cuts an identity, then cuts it in the middle', () => {
+    const idCols = [
+      { key: 'a', header: 'a' },
+      { key: 'name', header: 'name', identity: true },
+      { key: 'opt', header: 'optional', drop: 1 },
+      { key: 'more', header: 'more', drop: 2, flex: true, minWidth: 2 },
+    ] as const;
+    const v6 = '[2001:db8:a0b:12f0:0:0:0:123]';
+    const r = [{ a: cell('1'), name: cell(v6), opt: cell('x'), more: cell('yyyyyy') }];
+    const widths = (w: number) => layoutColumns(idCols, r, w).map((c) => [c.key, c.width]);
+    expect(widths(80)).toEqual([['a', 1], ['name', 29], ['opt', 8], ['more', 6]]);
+    expect(widths(40)).toEqual([['a', 1], ['name', 29], ['opt', 8]]);
+    expect(widths(39)).toEqual([['a', 1], ['name', 29]]);
+    expect(widths(31)).toEqual([['a', 1], ['name', 29]]);
+    expect(widths(20)).toEqual([['a', 1], ['name', 18]]);
+    for (let w = 10; w <= 80; w++) expect(cutsIdentity(layoutColumns(idCols, r, w), r)).toBe(false);
+    const placed = layoutColumns(idCols, r, 20)[1]!;
+    expect(placeText(v6, placed, '…')).toBe('[2001:db8…0:0:123]');
+  });
+
+  it.each([
+    { text: '[2001:db8:a0b:12f0::123]', width: 15, want: '[2001:d…0::123]' },
+    { text: '001122.fffe.334455', width: 11, want: '00112…34455' },
+    { text: 'short', width: 10, want: 'short' },
+    { text: 'abcdef', width: 1, want: 'a' },
+  ])('shortenMiddle($text, $width) keeps both ends', ({ text, width, want }) => {
+    expect(shortenMiddle(text, width, '…')).toBe(want);
+    expect(stringWidth(shortenMiddle(text, width, '…'))).toBeLessThanOrEqual(width);
+  });
+
   it('measures wide characters by display width', () => {
     const wide = [{ a: cell('1'), name: cell('时间服务器'), opt: cell('') }];
     expect(layoutColumns(cols, wide, 80)[1]?.width).toBe(10);
@@ -106,6 +136,33 @@ describe('table layout', () => {
     { prev: 4, selected: 1, cap: 5, total: 4, want: 0 },
   ])('scrollWindow keeps the selection visible without jumping: %o', ({ prev, selected, cap, total, want }) => {
     expect(scrollWindow(prev, selected, cap, total)).toBe(want);
+  });
+});
+
+describe('offset colors by threshold', () => {
+  const limits = { warnNs: 1_000, critNs: 100_000 };
+  it.each([
+    [0, undefined],
+    [1_000, undefined],
+    [-1_001, 'warn'],
+    [100_000, 'warn'],
+    [100_001, 'bad'],
+    [-5e9, 'bad'],
+    [null, undefined],
+  ] as const)('%s ns -> %s', (ns, token) => {
+    expect(offsetToken(ns, limits)).toBe(token);
+  });
+
+  it('in the PTP port row and the detail, with the PTP thresholds', () => {
+    const port = ptpPort({ id: 0, offsetFromMasterNs: 184_000 });
+    expect(ptpPortRow(port, { ...uni, limits }).offset.token).toBe('bad');
+    const offset = ptpPortDetail(port, [], NOW, { ...uni, sparkWidth: 0, limits }).find((f) => f.label === 'offset')!;
+    expect(offset.value[0]!.token).toBe('bad');
+    expect(ptpPortRow(ptpPort({ id: 0, offsetFromMasterNs: 12 }), { ...uni, limits }).offset.token).toBeUndefined();
+  });
+
+  it('takes the limits from the health thresholds', () => {
+    expect(offsetLimits({ ntpWarnNs: 1, ntpCritNs: 2, ptpWarnNs: 3, ptpCritNs: 4 })).toEqual({ ntp: { warnNs: 1, critNs: 2 }, ptp: { warnNs: 3, critNs: 4 } });
   });
 });
 
@@ -147,6 +204,16 @@ describe('NTP source renderer', () => {
     const row = ntpSourceRow(ntpSource({ name: 'n', reach: null, stratum: null, offsetNs: null, errorNs: null, lastRxSeconds: null }), [], uni);
     expect([row.reach.text, row.stratum.text, row.offset.text, row.error.text, row.lastRx.text]).toEqual(['-', '-', '-', '-', '-']);
     expect(plusMinus(null, false)).toBe('-');
+  });
+
+  it.each([
+    [-850, undefined],
+    [12_000_000, 'warn'],
+    [-250_000_000, 'bad'],
+    [null, 'muted'],
+  ] as const)('colors the offset %s by the NTP thresholds: %s', (offsetNs, token) => {
+    const limits = { warnNs: 10_000_000, critNs: 100_000_000 };
+    expect(ntpSourceRow(ntpSource({ name: 'n', offsetNs }), [], { ...uni, limits }).offset.token).toBe(token);
   });
 
   it('colors reach by how many polls succeeded', () => {
@@ -278,7 +345,8 @@ describe('PTP port renderer', () => {
     const port = irregularState().ptp.data!.ports[1]!;
     const row = ptpPortRow(port, uni);
     expect(row.state.text).toBe('! device error');
-    expect(row.gm.text).toBe('no PTP slave port with that id');
+    // The message is the pane's error line; an identity column would keep a sentence whole.
+    expect(row.gm.text).toBe('-');
   });
 
   it('explains clock class and accuracy', () => {
@@ -385,6 +453,22 @@ describe('field grid', () => {
     expect(gridShape(fields, 17, 40)).toMatchObject({ columns: 2, rows: 2 });
     expect(gridLines(fields, 17, 40, '~').map(lineText)).toEqual(['a  1111   c  3', 'bb 22']);
   });
+  it('with more columns for a short pane, the columns fill its height (no empty line)', () => {
+    const many = Array.from({ length: 15 }, (_, i) => ({ label: `f${String(i).padStart(2, '0')}`, value: [cell('v'.repeat(20))] }));
+    expect(gridShape(many, 66, 40)).toMatchObject({ columns: 2, rows: 8 });
+    expect(gridShape(many, 66, 40, 7)).toMatchObject({ columns: 3, rows: 7 });
+    expect(gridLines(many, 66, 40, '~', 7)).toHaveLength(7);
+  });
+
+  it('keeps whole values whole: fewer columns rather than a cut identity; in the middle when the pane is too narrow', () => {
+    const id = '001122.fffe.334455';
+    const withId = [...fields, { label: 'GM identity', value: [cell(id)], whole: true }];
+    const narrow = gridShape(withId, 40, 40, 2);
+    expect(narrow.valueWidth).toBeGreaterThanOrEqual(id.length);
+    expect(gridLines(withId, 40, 40, '…', 2).map(lineText).join('\n')).toContain(id);
+    expect(gridLines(withId, 24, 40, '…').map(lineText).join('\n')).toMatch(/GM identity 0011\S*…\S*34455$/m);
+  });
+
   it('never exceeds the width', () => {
     for (const w of [5, 10, 20, 33]) {
       for (const line of gridLines(alarmFields(healthyAlarm), w, 40, '~')) expect(stringWidth(lineText(line))).toBeLessThanOrEqual(w);

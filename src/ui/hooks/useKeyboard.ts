@@ -3,9 +3,15 @@ import { useCallback, useRef } from 'react';
 import type { Key } from 'ink';
 import { useInput } from 'ink';
 import type { MonitorController } from '../../monitor/state.js';
-import { commandFor } from '../keys.js';
+import { commandFor, splitKeys } from '../keys.js';
 import type { ListLengths, UiAction, UiState } from '../ui-state.js';
 import { clampIndex } from '../ui-state.js';
+
+/** Text a person typed, not a control character (C0, DEL, C1). */
+const printable = (c: string) => {
+  const code = c.codePointAt(0)!;
+  return code >= 0x20 && !(code >= 0x7f && code <= 0x9f);
+};
 
 export const NO_PROFILES_HINT = 'no device profiles: see --config';
 export const NO_SCREENDUMP_HINT = 'screendump is not available here';
@@ -18,6 +24,10 @@ export interface KeyboardOptions {
   lengths: ListLengths;
   onQuit: () => void;
   onScreendump?: (() => Promise<string>) | undefined;
+  /** Rows PgUp/PgDn move: half the screen. */
+  pageSize: number;
+  /** Ctrl-L: paint the whole screen again (another program wrote over it). */
+  onRedraw?: (() => void) | undefined;
 }
 
 /**
@@ -29,7 +39,24 @@ export function useKeyboard(opts: KeyboardOptions): void {
   const latest = useRef(opts);
   latest.current = opts;
   const handler = useCallback((input: string, key: Key) => {
-    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump } = latest.current;
+    for (const [one, k] of splitKeys(input, key)) handleKey(one, k);
+  }, []);
+  // One key at a time; the UI state read here is the last rendered one, and the reducer
+  // applies each action to the state the previous one left.
+  const editing = useRef(false);
+  editing.current = opts.ui.filterEditing;
+  const handleKey = (input: string, key: Key) => {
+    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump, pageSize, onRedraw } = latest.current;
+    if (editing.current) {
+      // Typing the NTP filter: printable keys are text; Enter keeps it, Esc drops it.
+      if (key.return || key.escape) {
+        editing.current = false;
+        dispatch({ type: 'endFilter', keep: key.return });
+      } else if (key.backspace || key.delete) dispatch({ type: 'filterBackspace' });
+      else if (key.ctrl && input === 'c') onQuit();
+      else if (!key.ctrl && !key.meta && input.length > 0 && [...input].every(printable)) dispatch({ type: 'filterInput', text: input });
+      return;
+    }
     const command = commandFor(input, key, ui.overlay);
     if (!command) return;
     switch (command.type) {
@@ -47,8 +74,20 @@ export function useKeyboard(opts: KeyboardOptions): void {
         controller.step?.(command.delta);
         return;
       case 'switchItem':
-      case 'moveSelection':
         dispatch({ ...command, lengths });
+        return;
+      case 'moveSelection': {
+        const delta = command.by === 'edge' ? command.delta * Infinity : command.by === 'page' ? command.delta * pageSize : command.delta;
+        dispatch({ type: 'moveSelection', delta, lengths });
+        return;
+      }
+      case 'redraw':
+        onRedraw?.();
+        return;
+      case 'startFilter':
+        if (ui.overlay) return;
+        editing.current = true;
+        dispatch({ type: 'startFilter' });
         return;
       case 'devices': {
         if (ui.overlay === 'devices') {
@@ -83,6 +122,6 @@ export function useKeyboard(opts: KeyboardOptions): void {
       default:
         dispatch(command);
     }
-  }, []);
+  };
   useInput(handler);
 }

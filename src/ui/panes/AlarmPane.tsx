@@ -5,6 +5,8 @@ import type { Line } from '../../view/cell.js';
 import { alarmFields } from '../../view/alarm.js';
 import { cell } from '../../view/cell.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
@@ -18,10 +20,13 @@ export function alarmLintLines(data: AlarmData): Line[] {
   return lintAlarm(data).map((f) => [cell('~ ', 'warn', true), cell(f.message, 'warn')]);
 }
 
-export function alarmPaneWant(state: MonitorState, width: number): number {
+/** The alarm pane: its fields and findings; any height down to one line of fields. */
+export function alarmPaneNeed(state: MonitorState, width: number): PaneNeed {
   const data = state.alarm.data;
   const lint = data ? alarmLintLines(data).length : 0;
-  return 1 + (state.alarm.error ? 1 : 0) + (data ? gridShape(alarmFields(data), width, MAX_VALUE).rows + lint : 1);
+  const head = 1 + (state.alarm.error ? 1 : 0);
+  const full = head + (data ? gridShape(alarmFields(data), width, MAX_VALUE).rows + lint : 1);
+  return elastic(full, Math.min(full, head + 1));
 }
 
 function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {

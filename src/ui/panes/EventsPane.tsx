@@ -1,6 +1,8 @@
 import type { MonitorState } from '../../monitor/state.js';
 import { cell } from '../../view/cell.js';
 import { eventLine, freshCount, freshText } from '../../view/events.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
@@ -8,9 +10,10 @@ import { StyledLine } from '../widgets/StyledLine.js';
 import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
-/** Lines the events pane would like: its title and one per event (the layout caps it). */
-export function eventsPaneWant(state: MonitorState): number {
-  return 1 + Math.max(1, state.events.length);
+/** The events pane: its title and one line per event; any height down to the newest two. */
+export function eventsPaneNeed(state: MonitorState): PaneNeed {
+  const full = 1 + Math.max(1, state.events.length);
+  return elastic(full, Math.min(full, 3));
 }
 
 /**

@@ -5,10 +5,13 @@ import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
+import { chartTitle, countChart } from '../../view/chart.js';
 import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
 import { timeInState } from '../../view/time.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
@@ -33,7 +36,7 @@ function gnssErrorLine(state: MonitorState): Line | null {
 function satLines(state: MonitorState, rx: GnssReceiver, display: Display): Line[] {
   return gnssSatelliteLines(
     rx,
-    (c) => state.history.values(c === 'total' ? seriesKey.gnssTotal(rx.id) : seriesKey.gnssCount(rx.id, c)),
+    (c) => state.history.values(c === 'total' ? seriesKey.gnssTotal(rx.id) : seriesKey.gnssCount(rx.id, c), SPARK),
     { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
   );
 }
@@ -42,16 +45,38 @@ function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display,
   return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now, display.ascii) });
 }
 
-export function gnssPaneWant(state: MonitorState, width: number, display: Display, receiver: number, now: number): number {
+/** The GNSS pane: the receiver tabs, its fields and satellites; any height down to the tabs and a line. */
+export function gnssPaneNeed(state: MonitorState, width: number, display: Display, receiver: number, now: number): PaneNeed {
   const receivers = state.gnss.data?.receivers ?? [];
   const rx = receivers[clampIndex(receiver, receivers.length)];
   const head = 1 + (state.gnss.error ? 1 : 0);
-  if (!rx) return head + (state.gnss.data || !state.gnss.error ? 1 : 0);
+  if (!rx) {
+    const full = head + (state.gnss.data || !state.gnss.error ? 1 : 0);
+    return elastic(full, full);
+  }
   const fields = receiverFields(state, rx, display, now);
   const sats = satLines(state, rx, display).length;
   const side = width >= SIDE_BY_SIDE;
   const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
-  return head + 1 + (leapSecondWarning(rx) ? 1 : 0) + (side ? Math.max(fieldRows, sats) : fieldRows + sats);
+  const tabs = head + 1 + (leapSecondWarning(rx) ? 1 : 0);
+  return elastic(tabs + (side ? Math.max(fieldRows, sats) : fieldRows + sats), tabs + 1);
+}
+
+const CONSTELLATIONS = [
+  ['gps', 'GPS'],
+  ['glonass', 'GLONASS'],
+  ['bds', 'BDS'],
+  ['galileo', 'Galileo'],
+] as const;
+
+/** Zoomed (`z`): the satellites of each constellation over the kept history, one chart each. */
+function satelliteCharts(state: MonitorState, rx: GnssReceiver, width: number, height: number, display: Display): Line[] {
+  const each = Math.floor(height / CONSTELLATIONS.length);
+  if (each < 2) return [];
+  return CONSTELLATIONS.flatMap(([key, name]) => {
+    const samples = state.history.get(seriesKey.gnssCount(rx.id, key))?.samples() ?? { times: [], values: [] };
+    return [chartTitle(`${name} satellites, receiver ${rx.id}`, samples), ...countChart(samples, { width, height: each - 1, ascii: display.ascii })];
+  });
 }
 
 function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
@@ -67,6 +92,7 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const fields = rx ? receiverFields(state, rx, display, now) : [];
   const sats = rx ? satLines(state, rx, display) : [];
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
+  const charts = ui.zoomed && focused && rx ? satelliteCharts(state, rx, width, body, display) : [];
   const fieldRows = Math.min(gridShape(fields, fieldWidth, 40).rows, side ? body : Math.max(1, body - sats.length));
 
   return (
@@ -76,7 +102,10 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {section.data && receivers.length === 0 ? <StyledLine line={[cell('the device lists no receivers', 'muted')]} width={width} /> : null}
       {rx ? <StyledLine line={gnssReceiverTabs(receivers, index, display.glyphs)} width={width} /> : null}
       {leap ? <StyledLine line={leap} width={width} /> : null}
-      {rx ? (
+      {charts.map((line, i) => (
+        <StyledLine key={`c${i}`} line={line} width={width} />
+      ))}
+      {rx && charts.length === 0 ? (
         <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflowY="hidden">
           <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflowY="hidden">
             <FieldGrid fields={fields} width={fieldWidth} height={fieldRows} />
@@ -94,5 +123,5 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const gnssPaneWatch: PaneWatch = (p) => [p.state.gnss, p.ui.gnssReceiver];
+export const gnssPaneWatch: PaneWatch = (p) => [p.state.gnss, p.ui.gnssReceiver, p.ui.zoomed];
 export const GnssPane = memoPane(GnssPaneView, gnssPaneWatch);

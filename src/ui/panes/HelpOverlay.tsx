@@ -1,11 +1,12 @@
-import { Box } from 'ink';
 import type { Glyphs } from '../../view/theme.js';
 import { eventSeverities, ntpSourceStates } from '../../view/theme.js';
+import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import type { Field } from '../../view/field.js';
 import { bindingLabel, bindings } from '../keys.js';
 import { useDisplay } from '../widgets/Display.js';
-import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
+import type { Display } from '../widgets/Display.js';
+import { gridLines } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 
@@ -30,20 +31,32 @@ export function severityLegendFields(): Field[] {
   }));
 }
 
-export function HelpOverlay({ width, height }: { width: number; height: number }) {
-  const { glyphs } = useDisplay();
-  const keys = keyHelpFields(glyphs);
+/** The help as lines at a width: the keys, then the symbols. It scrolls when taller than the pane. */
+export function helpLines(width: number, display: Display): Line[] {
+  const keys = keyHelpFields(display.glyphs);
   const legend = [...legendFields(), ...severityLegendFields().map((f) => ({ ...f, label: f.label, value: [cell('event: ', 'muted'), ...f.value] }))];
-  const body = height - 1;
-  const legendRows = gridShape(legend, width, 40).rows;
-  const keyRows = Math.max(1, Math.min(gridShape(keys, width, 60).rows, body - legendRows - 1));
+  return [
+    ...gridLines(keys, width, 60, display.glyphs.ellipsis),
+    [cell('Symbols: NTP source states (chrony), then event and verdict severities', 'title', true)],
+    ...gridLines(legend, width, 40, display.glyphs.ellipsis),
+  ];
+}
+
+export function HelpOverlay({ width, height, top = 0 }: { width: number; height: number; top?: number }) {
+  const display = useDisplay();
+  const lines = helpLines(width, display);
+  const body = Math.max(0, height - 1);
+  const overflow = lines.length > body;
+  const room = overflow ? Math.max(0, body - 1) : body;
+  const first = Math.max(0, Math.min(top, lines.length - room));
+  const below = lines.length - first - room;
+  const note = [first > 0 ? `${display.glyphs.up} ${first} above` : '', below > 0 ? `${display.glyphs.down} ${below} more (${display.glyphs.down}/PgDn)` : ''].filter(Boolean).join('  ');
   return (
     <PaneFrame title="help  (Esc or ? closes)" status={[]} focused width={width} height={height}>
-      <FieldGrid fields={keys} width={width} height={keyRows} maxValueWidth={60} />
-      <Box height={1} flexShrink={0}>
-        <StyledLine line={[cell('Symbols: NTP source states (chrony), then event and verdict severities', 'title', true)]} width={width} />
-      </Box>
-      <FieldGrid fields={legend} width={width} height={Math.max(0, body - keyRows - 1)} />
+      {lines.slice(first, first + room).map((line, i) => (
+        <StyledLine key={first + i} line={line} width={width} />
+      ))}
+      {overflow && body > 0 ? <StyledLine line={[cell(note, 'muted')]} width={width} /> : null}
     </PaneFrame>
   );
 }

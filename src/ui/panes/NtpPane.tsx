@@ -2,11 +2,16 @@ import { Box } from 'ink';
 import { stateKey } from '../../monitor/events.js';
 import type { MonitorState } from '../../monitor/state.js';
 import { seriesKey } from '../../monitor/history.js';
+import { STATS_WINDOW } from '../../monitor/stats.js';
 import { cell } from '../../view/cell.js';
-import { ntpLiveColumns, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
+import { chartTitle, offsetChart } from '../../view/chart.js';
+import { ntpLegendLine, ntpLiveColumns, ntpNotProvidedLine, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
-import { clampIndex } from '../ui-state.js';
+import { offsetLimits } from '../../view/theme.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
+import { clampIndex, filterSources } from '../ui-state.js';
 import { useDisplay } from '../widgets/Display.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
@@ -16,11 +21,15 @@ import { memoPane } from './pane-props.js';
 
 /** The selected source's detail: its state and offsets, then reach in words and offset spread. */
 const DETAIL_LINES = 2;
+/** The key to the marks and what the API does not report: shown when the pane has room left. */
+const LEGEND_LINES = 2;
 
-/** Lines the NTP pane would like: title, error, status, table header and rows, detail. */
-export function ntpPaneWant(state: MonitorState): number {
-  const n = state.ntp.data?.sources.length ?? 0;
-  return 1 + (state.ntp.error ? 1 : 0) + 1 + (n > 0 ? 1 + n + DETAIL_LINES : 0);
+/** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
+export function ntpPaneNeed(state: MonitorState, filter = ''): PaneNeed {
+  const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
+  const head = 1 + (state.ntp.error ? 1 : 0) + 1;
+  const full = head + (n > 0 ? 1 + n + DETAIL_LINES + LEGEND_LINES : 0);
+  return elastic(full, n > 0 ? head + 2 : full);
 }
 
 const ntpInState = (state: MonitorState, name: string, now: number, ascii: boolean) => timeInState(state.stateClock, stateKey.ntp(name), now, ascii);
@@ -30,29 +39,45 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const section = state.ntp;
   const data = section.data;
   const body = height - 1;
-  const sources = data?.sources ?? [];
+  const sources = filterSources(data?.sources ?? [], ui.ntpFilter);
   const selected = clampIndex(ui.ntpRow, sources.length);
   const fixed = (section.error ? 1 : 0) + (data ? 1 : 0);
   const tableSpace = body - fixed;
   // The full detail when every row fits beside it; one line while the table is tight; none below 3.
-  const detailLines = sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
-  const opts = { ascii: display.ascii, glyphs: display.glyphs };
-  const history = (name: string) => state.history.values(seriesKey.ntpOffset(name));
+  // Zoomed (`z`): the table at the top, the selected source's offset over the kept history below.
+  const charted = ui.zoomed && focused && sources.length > 0;
+  const chartHeight = charted ? tableSpace - Math.min(1 + sources.length, Math.max(2, Math.floor(tableSpace / 4))) : 0;
+  const legendLines = charted || sources.length === 0 ? 0 : Math.max(0, Math.min(LEGEND_LINES, tableSpace - (1 + sources.length + DETAIL_LINES)));
+  const detailLines = charted || sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
+  const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ntp };
+  // The statistics window (the sparkline is its newest end): a frame's work never grows with the history.
+  const history = (name: string) => state.history.values(seriesKey.ntpOffset(name), STATS_WINDOW);
   const rows = sources.map((src) => ntpSourceRow(src, history(src.name), { ...opts, inState: ntpInState(state, src.name, now, opts.ascii) }));
   const current = sources[selected];
+  const chartSamples = charted && current ? state.history.get(seriesKey.ntpOffset(current.name))?.samples() : undefined;
+  const chartLines =
+    charted && current && chartHeight > 0
+      ? [chartTitle(`offset of ${current.name}`, chartSamples ?? { times: [], values: [] }), ...offsetChart(chartSamples ?? { times: [], values: [] }, opts.limits, { width, height: chartHeight - 1, ascii: display.ascii })]
+      : [];
   const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now, opts.ascii) }).slice(0, detailLines) : [];
 
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
       {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
-      {data ? <StyledLine line={ntpStatusLine(data)} width={width} /> : null}
+      {data ? <StyledLine line={[...ntpStatusLine(data), ...(ui.ntpFilter ? [cell(`  filter /${ui.ntpFilter}: ${sources.length} shown`, 'accent')] : [])]} width={width} /> : null}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
-      {data && sources.length === 0 ? <StyledLine line={[cell('no sources configured', 'muted')]} width={width} /> : null}
+      {data && sources.length === 0 ? <StyledLine line={[cell(ui.ntpFilter ? `no source name contains "${ui.ntpFilter}" (/ then Esc clears)` : 'no sources configured', 'muted')]} width={width} /> : null}
       {sources.length > 0 ? (
         <Box flexDirection="column" width={width}>
-          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines} selected={selected} />
+          <Table columns={ntpLiveColumns} rows={rows} width={width} height={tableSpace - detailLines - chartHeight - legendLines} selected={selected} />
+          {chartLines.map((line, i) => (
+            <StyledLine key={`c${i}`} line={line} width={width} />
+          ))}
           {detail.map((line, i) => (
             <StyledLine key={i} line={line} width={width} />
+          ))}
+          {[ntpLegendLine(display.glyphs), ntpNotProvidedLine()].slice(0, legendLines).map((line, i) => (
+            <StyledLine key={`l${i}`} line={line} width={width} />
           ))}
         </Box>
       ) : null}
@@ -61,5 +86,5 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow];
+export const ntpPaneWatch: PaneWatch = (p) => [p.state.ntp, p.ui.ntpRow, p.ui.ntpFilter, p.ui.zoomed];
 export const NtpPane = memoPane(NtpPaneView, ntpPaneWatch);

@@ -4,10 +4,15 @@ import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import { STATS_WINDOW } from '../../monitor/stats.js';
 import { timeInState } from '../../view/time.js';
+import { offsetLimits } from '../../view/theme.js';
 import type { Field } from '../../view/field.js';
+import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
-import { ptpColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
+import { chartTitle, offsetChart } from '../../view/chart.js';
+import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
 import { errorLine, sectionAge, sectionErrorLine } from '../../view/section.js';
+import type { PaneNeed } from '../layout.js';
+import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
@@ -19,16 +24,14 @@ import type { PaneProps, PaneWatch } from './pane-props.js';
 import { memoPane } from './pane-props.js';
 
 const SPARK = 12;
-/** The port list never takes more than this share of the pane: the detail is the point. */
-const MAX_LIST_SHARE = 0.3;
 
 function detailFields(state: MonitorState, port: PtpPort, now: number, display: Display): Field[] {
   // The port id is the selected row of the list right above: the pane leaves it out.
   return ptpPortDetail(
     port,
-    state.history.values(seriesKey.ptpOffset(port.id)),
+    state.history.values(seriesKey.ptpOffset(port.id), SPARK),
     now,
-    { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK },
+    { ascii: display.ascii, glyphs: display.glyphs, sparkWidth: SPARK, limits: offsetLimits(state.thresholds).ptp },
     {
       inState: timeInState(state.stateClock, stateKey.ptp(port.id), now, display.ascii),
       offsets: state.history.get(seriesKey.ptpOffset(port.id))?.recent(STATS_WINDOW) ?? [],
@@ -37,13 +40,26 @@ function detailFields(state: MonitorState, port: PtpPort, now: number, display: 
   ).filter((f) => f.label !== 'port id');
 }
 
-export function ptpPaneWant(state: MonitorState, width: number, display: Display, selected: number, now: number): number {
+/** Lines of the selected port's detail at a width (an erroring port: its error line). */
+function detailRows(state: MonitorState, port: PtpPort | undefined, width: number, display: Display, now: number): number {
+  if (!port) return 0;
+  return port.ok ? gridShape(detailFields(state, port, now, display), width, 40).rows : port.error ? 1 : 0;
+}
+
+/** The PTP pane: the port list and the selected port's detail; its compact form is the list alone. */
+/** The zoomed chart: its title, then the port's offset from master over the kept history. */
+function zoomChart(state: MonitorState, portId: number, width: number, height: number, display: Display): Line[] {
+  if (height < 1) return [];
+  const samples = state.history.get(seriesKey.ptpOffset(portId))?.samples() ?? { times: [], values: [] };
+  return [chartTitle(`offset from master, port ${portId}`, samples), ...offsetChart(samples, offsetLimits(state.thresholds).ptp, { width, height: height - 1, ascii: display.ascii })];
+}
+
+export function ptpPaneNeed(state: MonitorState, width: number, display: Display, selected: number, now: number): PaneNeed {
   const ports = state.ptp.data?.ports ?? [];
   const head = 1 + (state.ptp.error ? 1 : 0);
   const port = ports[clampIndex(selected, ports.length)];
-  if (!port) return head + 1;
-  const detail = port.ok ? gridShape(detailFields(state, port, now, display), width, 40).rows : 1;
-  return head + 1 + ports.length + detail;
+  if (!port) return elastic(head + 1, head + 1);
+  return elastic(head + 1 + ports.length + detailRows(state, port, width, display, now), head + 2);
 }
 
 function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
@@ -53,8 +69,21 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const index = clampIndex(ui.ptpPort, ports.length);
   const port = ports[index];
   const body = height - 1 - (section.error ? 1 : 0);
-  const listHeight = Math.min(1 + ports.length, Math.max(3, Math.floor(body * MAX_LIST_SHARE)));
-  const opts = { ascii: display.ascii, glyphs: display.glyphs };
+  const listWant = 1 + ports.length;
+  const detailWant = detailRows(state, port, width, display, now);
+  // Both when they fit; else the focused pane keeps the detail (the list scrolls to the
+  // selection, header and selected row at least), an unfocused one shows its list first.
+  // Zoomed (`z`): the list at the top, the selected port's offset over the kept history below.
+  const charted = ui.zoomed && focused && port !== undefined && port.ok;
+  const listHeight = charted
+    ? Math.min(listWant, Math.max(2, Math.floor(body / 4)))
+    : body >= listWant + detailWant
+      ? listWant
+      : focused
+        ? Math.min(listWant, Math.max(2, body - detailWant))
+        : Math.min(listWant, body);
+  const chartLines = charted ? zoomChart(state, port.id, width, body - listHeight, display) : [];
+  const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ptp };
 
   return (
     <PaneFrame index={3} title="PTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
@@ -62,14 +91,17 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {!section.data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {section.data && ports.length === 0 ? <StyledLine line={[cell('no PTP slave ports on this device', 'muted')]} width={width} /> : null}
       {ports.length > 0 ? (
-        <Table columns={ptpColumns} rows={ports.map((p) => ptpPortRow(p, opts))} width={width} height={listHeight} selected={index} />
+        <Table columns={ptpLiveColumns} rows={ports.map((p) => ptpPortRow(p, opts, timeInState(state.stateClock, stateKey.ptp(p.id), now)))} width={width} height={listHeight} selected={index} />
       ) : null}
-      {port && port.ok ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
-      {port && !port.ok && port.error ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
+      {chartLines.map((line, i) => (
+        <StyledLine key={`c${i}`} line={line} width={width} />
+      ))}
+      {port && port.ok && !charted ? <FieldGrid fields={detailFields(state, port, now, display)} width={width} height={body - Math.min(listHeight, 1 + ports.length)} /> : null}
+      {port && !port.ok && port.error && body > listHeight ? <StyledLine line={errorLine(port.error)} width={width} /> : null}
     </PaneFrame>
   );
 }
 
 /** What the pane shows besides its slot and the clock: it renders again only when one of these changed. */
-export const ptpPaneWatch: PaneWatch = (p) => [p.state.ptp, p.ui.ptpPort];
+export const ptpPaneWatch: PaneWatch = (p) => [p.state.ptp, p.ui.ptpPort, p.ui.zoomed];
 export const PtpPane = memoPane(PtpPaneView, ptpPaneWatch);

@@ -130,6 +130,12 @@ export class LineDiffWriter extends Writable {
     return this.terminal.isTTY === true;
   }
 
+  /** Paints every row again (Ctrl-L: another program, a `wall` message, wrote over the screen). */
+  redraw(): void {
+    this.repaintAll = true;
+    this.flush();
+  }
+
   /** Stops following the terminal's resizes. */
   dispose(): void {
     this.terminal.off('resize', this.onResize);

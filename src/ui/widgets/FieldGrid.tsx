@@ -4,7 +4,7 @@ import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import type { Field } from '../../view/field.js';
 import { useDisplay } from './Display.js';
-import { fitLine, lineWidth } from '../../view/fit.js';
+import { fitLine, fitLineMiddle, lineWidth } from '../../view/fit.js';
 import { StyledLine } from './StyledLine.js';
 
 export const FIELD_GAP = 3;
@@ -22,17 +22,22 @@ export const MIN_VALUE_WIDTH = 16;
 /**
  * How many label/value columns fit in `width`; fields fill column by column. When the fields
  * would need more than `height` lines, more columns are used as long as each value keeps
- * MIN_VALUE_WIDTH: a cut value beats a hidden field. Pure.
+ * MIN_VALUE_WIDTH (and every whole value its width): a cut value beats a hidden field, and the
+ * columns then fill the height, so no line of the pane is left empty. Pure.
  */
 export function gridShape(fields: readonly Field[], width: number, maxValueWidth: number, height = Number.POSITIVE_INFINITY): GridShape {
   const labelWidth = Math.max(0, ...fields.map((f) => stringWidth(f.label)));
   const natural = Math.max(1, ...fields.map((f) => lineWidth(f.value)));
-  const valueWidth = Math.min(natural, maxValueWidth);
+  const whole = Math.max(0, ...fields.map((f) => (f.whole ? lineWidth(f.value) : 0)));
+  const valueWidth = Math.max(Math.min(natural, maxValueWidth), whole);
   const fit = (value: number) => Math.floor((width + FIELD_GAP) / (labelWidth + 1 + value + FIELD_GAP));
-  let columns = Math.max(1, Math.min(fields.length, fit(valueWidth)));
-  const most = Math.max(1, Math.min(fields.length, fit(Math.min(valueWidth, MIN_VALUE_WIDTH))));
+  const naturalColumns = Math.max(1, Math.min(fields.length, fit(valueWidth)));
+  const most = Math.max(1, Math.min(fields.length, fit(Math.max(Math.min(valueWidth, MIN_VALUE_WIDTH), whole))));
+  let columns = naturalColumns;
   while (Math.ceil(fields.length / columns) > height && columns < most) columns++;
-  return { columns, rows: Math.ceil(fields.length / columns), labelWidth, valueWidth };
+  const balanced = Math.ceil(fields.length / columns);
+  const rows = columns > naturalColumns && balanced <= height ? Math.min(height, fields.length) : balanced;
+  return { columns, rows, labelWidth, valueWidth };
 }
 
 export function gridLines(fields: readonly Field[], width: number, maxValueWidth: number, ellipsis: string, height?: number): Line[] {
@@ -48,7 +53,7 @@ export function gridLines(fields: readonly Field[], width: number, maxValueWidth
       if (!field) continue;
       if (c > 0) line.push(cell(' '.repeat(FIELD_GAP)));
       line.push(cell(field.label.padEnd(shape.labelWidth + 1 - (stringWidth(field.label) - field.label.length)), 'muted'));
-      const value = fitLine(field.value, valueWidth, ellipsis);
+      const value = field.whole ? fitLineMiddle(field.value, valueWidth, ellipsis) : fitLine(field.value, valueWidth, ellipsis);
       line.push(...value);
       const pad = valueWidth - lineWidth(value);
       if (pad > 0 && fields[(c + 1) * shape.rows + r]) line.push(cell(' '.repeat(pad)));

@@ -15,10 +15,9 @@ import { Box } from 'ink';
 import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { useDisplay } from './Display.js';
-import { padText } from '../../view/fit.js';
 import { StyledLine } from './StyledLine.js';
 import type { TableColumn, TableRow } from '../../view/table-layout.js';
-import { COLUMN_GAP, layoutColumns, scrollWindow } from '../../view/table-layout.js';
+import { COLUMN_GAP, layoutColumns, placeText, scrollWindow } from '../../view/table-layout.js';
 
 export interface TableProps<K extends string> {
   columns: readonly TableColumn<K>[];
@@ -49,7 +48,7 @@ export function Table<K extends string>({ columns, rows, width, height, selected
     placed.forEach((col, i) => {
       const c = row ? row[col.key] : cell(col.header, 'muted');
       const gap = i < placed.length - 1 ? ' '.repeat(COLUMN_GAP) : '';
-      out.push({ ...c, text: padText(c.text, col.width, col.align ?? 'left', glyphs.ellipsis) + gap });
+      out.push({ ...c, text: placeText(c.text, col, glyphs.ellipsis) + gap });
     });
     return out;
   };
