@@ -5,7 +5,7 @@
  */
 import meow from 'meow';
 import pkg from '../package.json' with { type: 'json' };
-import { UsageError, type CommonFlags, type Config } from './config.js';
+import { quoteArgument, UsageError, type CommonFlags, type Config } from './config.js';
 import { loadConfigFile, resolveProfile, resolveTarget } from './config-file.js';
 
 const help = `
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
 
   const demo = flags.demo;
   if (demo === undefined && first === undefined) fail('give the device URL (e.g. synctop https://10.0.0.5), or --demo; see --help');
-  if (rest.length > 0) fail(`unexpected argument "${rest[0]}"; see --help`);
+  if (rest.length > 0) fail(`unexpected argument ${quoteArgument(rest[0]!)}; see --help`);
   const oneShot = Boolean(flags.once || flags.json);
 
   let sim: { url: string; close(): Promise<void> } | undefined;
@@ -156,6 +156,7 @@ async function main(): Promise<void> {
   }
   const config = configOrExit(sim?.url ?? first!, oneShot);
   for (const w of config.warnings) process.stderr.write(`synctop: warning: ${w}\n`);
+  for (const n of config.notices) process.stderr.write(`synctop: ${n}\n`);
 
   if (oneShot) {
     const { DeviceClient } = await import('./api/client.js');
@@ -246,7 +247,10 @@ function profileConfigs(chosen: string, chosenConfig: Config): { name: string; c
     if (name === chosen) continue;
     try {
       // The recording is of the first device only.
-      out.push({ name, config: resolveProfile(loaded, name, { ...(flags as CommonFlags), record: undefined }, process.env, false) });
+      // Credentials from the command line and environment belong to the device named there.
+      const config = resolveProfile(loaded, name, { ...(flags as CommonFlags), record: undefined }, process.env, { oneShot: false, credentials: 'own' });
+      for (const w of config.warnings) process.stderr.write(`synctop: warning: profile ${name}: ${w}\n`);
+      out.push({ name, config });
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       process.stderr.write(`synctop: warning: profile ${name} left out of the switcher: ${err.message}\n`);
@@ -258,7 +262,7 @@ function profileConfigs(chosen: string, chosenConfig: Config): { name: string; c
 async function replay(): Promise<void> {
   const file = rest[0];
   if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
-  if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
+  if (rest.length > 1) fail(`unexpected argument ${quoteArgument(rest[1]!)}; see --help`);
   const speed = flags.speed ?? 1;
   if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
   const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');

@@ -1,0 +1,61 @@
+/**
+ * Credentials belong to their device, in the real binary: started as
+ * `SYNCTOP_TOKEN=A synctop @a --cookie-file … --header …`, the `d` switcher's other profile gets
+ * only what its own profile says. Two token-protected simulated devices over real HTTP; each
+ * records every credential it was sent.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { bin, hasBuild, root, shellQuote, TmuxSession } from './tmux.js';
+
+const sims: Simulator[] = [];
+const sessions: TmuxSession[] = [];
+
+beforeAll(() => {
+  if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+}, 60_000);
+
+afterAll(async () => {
+  for (const s of sessions) s.kill();
+  for (const s of sims) await s.close();
+});
+
+describe('the d switcher keeps each device\'s credentials to itself', () => {
+  it('profile b gets its own token, not the command line\'s token, cookie or header', async () => {
+    const a = await startSimulator({ scenario: 'healthy', token: 'token-a' });
+    const b = await startSimulator({ scenario: 'ntp-unsynced', token: 'token-b' });
+    sims.push(a, b);
+    const dir = mkdtempSync(join(tmpdir(), 'synctop-switch-'));
+    writeFileSync(join(dir, 'a.cookies'), 'SESSION=for-a\n', { mode: 0o600 });
+    writeFileSync(join(dir, 'b.token'), 'token-b\n', { mode: 0o600 });
+    // b's token file is relative: it is found next to the config file, wherever synctop starts.
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ devices: { a: { url: a.url }, b: { url: b.url, tokenFile: 'b.token' } } }), { mode: 0o600 });
+    const command = [
+      'node', shellQuote(bin), '@a', '--config', shellQuote(join(dir, 'config.json')),
+      '--cookie-file', shellQuote(join(dir, 'a.cookies')), '--header', shellQuote('X-Site: a'), '--interval', '1',
+    ].join(' ');
+    const t = new TmuxSession(command, { columns: 100, rows: 30 }, { SYNCTOP_TOKEN: 'token-a' });
+    sessions.push(t);
+    await t.waitFor((s) => s.includes(a.url) && /synchronized\s+to GPS/.test(s), 'device a with data');
+    t.keys('d');
+    await t.waitFor((s) => s.includes('Enter switches'), 'the device list');
+    // One key at a time: keys arriving in one read are a separate matter.
+    t.keys('Down');
+    await t.waitFor((s) => /▶\s+b\s/.test(s), 'profile b selected');
+    t.keys('Enter');
+    const screen = await t.waitFor((s) => s.split('\n')[0]!.includes(b.url) && /not synchronized/i.test(s), 'device b with data');
+    expect(screen).not.toMatch(/HTTP 401|not logged in/);
+    t.keys('q');
+
+    expect(a.stats.headersSeen.authorization).toEqual(['Bearer token-a']);
+    expect(a.stats.headersSeen.cookie).toEqual(['SESSION=for-a']);
+    expect(a.stats.headersSeen['x-site']).toEqual(['a']);
+    expect(b.stats.headersSeen.authorization).toEqual(['Bearer token-b']);
+    expect(b.stats.headersSeen.cookie).toBeUndefined();
+    expect(b.stats.headersSeen['x-site']).toBeUndefined();
+  });
+});
