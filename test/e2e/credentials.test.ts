@@ -5,7 +5,7 @@
  * records every credential it was sent.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +57,35 @@ describe('the d switcher keeps each device\'s credentials to itself', () => {
     expect(b.stats.headersSeen.authorization).toEqual(['Bearer token-b']);
     expect(b.stats.headersSeen.cookie).toBeUndefined();
     expect(b.stats.headersSeen['x-site']).toBeUndefined();
+  });
+});
+
+describe('the s screendump under --show-secrets', () => {
+  it('the screen shows the SMTP password, the file never holds it (120x40, then 80x24 with the alarm pane focused)', async () => {
+    const device = await startSimulator({ scenario: 'healthy' });
+    sims.push(device);
+    const dir = mkdtempSync(join(tmpdir(), 'synctop-dump-e2e-'));
+    const password = 'Demo-Smtp-Pa55';
+    const t = new TmuxSession(`sh -c ${shellQuote(`cd ${shellQuote(dir)} && exec node ${shellQuote(bin)} ${device.url} --show-secrets --interval 1`)}`, { columns: 120, rows: 40 });
+    sessions.push(t);
+    await t.waitFor((s) => s.includes(password), 'the password on screen');
+    const dumps = () => readdirSync(dir).filter((f) => f.startsWith('synctop-screendump-'));
+    const dump = async (n: number) => {
+      t.keys('s');
+      await t.waitFor((s) => /screendump saved to/.test(s) && dumps().length === n, `screendump ${n}`);
+    };
+    await dump(1);
+    t.resize(80, 24);
+    await t.waitFor((s) => /━▶ 1 NTP/.test(s) && s.split('\n').every((l) => l.length <= 80), 'the 80x24 layout');
+    t.keys('4');
+    await t.waitFor((s) => /▶ 4 Alarm/.test(s) && /password\s+Demo-Sm/.test(s), 'the alarm pane at 80x24');
+    await dump(2);
+    t.keys('q');
+    for (const name of dumps()) {
+      const text = readFileSync(join(dir, name), 'utf8');
+      expect(text).toMatch(/password\s+\*\*\*/);
+      expect(text).toContain('"smtpPassword": "***"');
+      expect(text).not.toContain('Demo-Sm');
+    }
   });
 });

@@ -7,6 +7,8 @@
 import { open, unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import stringWidth from 'string-width';
+import { MASKED_SECRET } from '../../model/alarm.js';
 
 export interface ScreendumpInput {
   /** The screen as plain text (no escape sequences). */
@@ -29,8 +31,61 @@ export function screendumpName(d: Date, suffix = ''): string {
 }
 
 export function screendumpText(screen: string, snapshot: unknown): string {
-  const json = snapshot === undefined ? '(no snapshot available)' : JSON.stringify(snapshot, null, 2);
-  return `${screen.replace(/\n+$/, '')}\n\n${json}\n`;
+  const password = shownPassword(snapshot);
+  const safeScreen = password ? maskPasswordOnScreen(screen, password) : screen;
+  const json = snapshot === undefined ? '(no snapshot available)' : JSON.stringify(password ? withMaskedPassword(snapshot) : snapshot, null, 2);
+  return `${safeScreen.replace(/\n+$/, '')}\n\n${json}\n`;
+}
+
+// Files never hold the SMTP password, --show-secrets or not (recordings mask it too): the
+// screen shows it to the technician, the screendump is attached to a ticket.
+
+type SnapshotWithAlarm = { alarm?: { ok?: boolean; data?: { smtpPassword?: unknown } } };
+
+/** The password the snapshot carries unmasked (under --show-secrets), or null. */
+function shownPassword(snapshot: unknown): string | null {
+  const pw = (snapshot as SnapshotWithAlarm | undefined)?.alarm?.data?.smtpPassword;
+  return typeof pw === 'string' && pw !== '' && pw !== MASKED_SECRET ? pw : null;
+}
+
+function withMaskedPassword(snapshot: unknown): unknown {
+  const s = snapshot as SnapshotWithAlarm & { alarm: { data: object } };
+  return { ...s, alarm: { ...s.alarm, data: { ...s.alarm.data, smtpPassword: MASKED_SECRET } } };
+}
+
+/**
+ * The password's value after each "password" label of the screen (the alarm pane's field), whole
+ * or cut with "…" to fit, replaced by *** padded to the same width, so the columns to its right
+ * stay where they were. Only after the label: a short password must not blank other text.
+ */
+export function maskPasswordOnScreen(screen: string, password: string): string {
+  const label = 'password';
+  return screen
+    .split('\n')
+    .map((line) => {
+      let out = line;
+      for (let at = out.indexOf(label); at >= 0; at = out.indexOf(label, at + label.length)) {
+        let v = at + label.length;
+        while (out[v] === ' ') v++;
+        if (v === at + label.length) continue;
+        const shown = shownPrefix(out, v, password);
+        if (shown === 0) continue;
+        const width = stringWidth(out.slice(v, v + shown));
+        const mask = width >= MASKED_SECRET.length ? MASKED_SECRET.padEnd(width) : '*'.repeat(width);
+        out = out.slice(0, v) + mask + out.slice(v + shown);
+      }
+      return out;
+    })
+    .join('\n');
+}
+
+/** How many characters at `from` are the password, or a cut-off start of it ending in "…"; 0 when neither. */
+function shownPrefix(line: string, from: number, password: string): number {
+  if (line.startsWith(password, from)) return password.length;
+  for (let k = Math.min(password.length - 1, line.length - from - 1); k >= 1; k--) {
+    if (line[from + k] === '…' && line.startsWith(password.slice(0, k), from)) return k + 1;
+  }
+  return 0;
 }
 
 /** Writes the dump; resolves with "screendump saved to PATH", rejects with a sentence. */
