@@ -3,7 +3,7 @@
  * sentence that names the flag or file; nothing here prints a secret.
  */
 import { CredentialError, readCaFile, resolveCredentials } from './credentials.js';
-import { sanitizeText } from './model/sanitize.js';
+import { redactUserinfo, sanitizeText } from './model/sanitize.js';
 import { parseQuantityNs } from './model/units.js';
 import { defaultThresholds, type Thresholds } from './monitor/health.js';
 import type { PtpPortSelection } from './monitor/ptp-discovery.js';
@@ -176,23 +176,6 @@ export function parseDeviceUrl(url: string): URL {
 
 export function checkUrl(url: string): string {
   return parseDeviceUrl(url).href.replace(/\/+$/, '');
-}
-
-/**
- * A URL-like text with its user-info part (`user:password@`) replaced by `***@`, for messages
- * about text that did not even parse as a URL. Linear: one indexOf per delimiter, no regex.
- */
-export function redactUserinfo(text: string): string {
-  const scheme = text.indexOf('://');
-  if (scheme < 0) return text;
-  const start = scheme + 3;
-  let end = text.length;
-  for (const d of ['/', '?', '#']) {
-    const at = text.indexOf(d, start);
-    if (at >= 0 && at < end) end = at;
-  }
-  const at = text.lastIndexOf('@', end - 1);
-  return at >= start ? `${text.slice(0, start)}***${text.slice(at)}` : text;
 }
 
 /** An argument echoed in a message: user-info redacted, escape sequences made visible, at most 200 characters, quoted. */

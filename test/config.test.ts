@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkUrl, colorEnabled, isUtf8Locale, parsePtpPorts, redactUserinfo, resolveConfig, UsageError } from '../src/config.js';
+import { checkUrl, colorEnabled, isUtf8Locale, parsePtpPorts, resolveConfig, UsageError } from '../src/config.js';
+import { redactUserinfo } from '../src/model/sanitize.js';
 import { cookieHeader } from '../src/credentials.js';
 
 const files: Record<string, string> = {

@@ -6,6 +6,7 @@
  */
 import { leapSecondMismatch } from '../model/decoders.js';
 import type { GnssReceiver, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
+import { operations } from '../api/endpoints.js';
 import { lookupTable } from '../model/lookup.js';
 import { formatOffset } from '../model/units.js';
 
@@ -70,6 +71,18 @@ function overThreshold(value: number | null, warn: number, crit: number): Exclud
 
 const sections: SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 const allUnreachable = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'network');
+/** Every operation refused (401/403): not logged in, not four separate permission problems. */
+const allRefused = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'auth');
+/** Every operation HTTP 404: the base URL is wrong (e.g. /api/v1 pasted into it), not four missing pages. */
+const allNotFound = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'http' && s[n].error.code === '404');
+
+/** The one line for a base URL where the API is not: the URL tried, and the likely fix. */
+export function apiNotFoundMessage(device: string): string {
+  const tried = `${device}${operations.ntp.path}`;
+  const pasted = /\/api(\/v\d+)?\/?$/i.exec(device);
+  const hint = pasted ? `; the base URL should end before ${pasted[0].replace(/\/$/, '')}: try ${device.slice(0, pasted.index)}` : '; check the base URL';
+  return `device API not found at ${device}: every operation answered HTTP 404 (tried ${tried})${hint}`;
+}
 
 export const rules: Rule[] = [
   {
@@ -83,11 +96,24 @@ export const rules: Rule[] = [
     },
   },
   {
+    id: 'not-logged-in',
+    section: 'device',
+    checks: 'the device accepts the login (every operation refused: not logged in, CRITICAL)',
+    evaluate: (s) =>
+      allRefused(s) && !s.ntp.ok ? [{ severity: 'critical', topic: 'unreadable', message: `not logged in: the device refused every operation; ${s.ntp.error.message}` }] : [],
+  },
+  {
+    id: 'api-not-found',
+    section: 'device',
+    checks: 'the device API is at the base URL (every operation HTTP 404: CRITICAL)',
+    evaluate: (s) => (allNotFound(s) ? [{ severity: 'critical', topic: 'unreadable', message: apiNotFoundMessage(s.device) }] : []),
+  },
+  {
     id: 'section-unreadable',
     section: 'device',
     checks: 'each operation can be read (refused login, HTTP or malformed answers warn)',
     evaluate: (s) => {
-      if (allUnreachable(s)) return [];
+      if (allUnreachable(s) || allRefused(s) || allNotFound(s)) return [];
       return sections.flatMap((n) => {
         const sec = s[n];
         if (sec.ok || sec.error.kind === 'device') return [];
