@@ -163,6 +163,8 @@ export function parseDeviceUrl(url: string): URL {
   try {
     parsed = new URL(url);
   } catch {
+    // fe80::1%eth0: neither Node's URL parser nor undici takes a zone id.
+    if (/\[[0-9a-f:.]*%/i.test(url)) throw new UsageError(`${quoteArgument(url)}: IPv6 zone ids (%eth0) are not supported; use the device's global or unique-local address, or its host name`);
     throw new UsageError(`${quoteArgument(url)} is not a URL; give the device's base URL, e.g. https://10.0.0.5`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {

@@ -221,5 +221,7 @@ describe('secrets in messages', () => {
     expect(() => checkUrl('http://admin:hunter2@host:99999')).toThrow('"http://***@host:99999" is not a URL');
     expect(() => checkUrl('http://admin:hunter2@host:99999')).not.toThrow(/hunter2/);
     expect(() => checkUrl('\u001b]0;owned\u0007')).toThrow('"\\x1b]0;owned\\x07" is not a URL');
+    expect(() => checkUrl('http://[fe80::1%25eth0]:8080')).toThrow('IPv6 zone ids (%eth0) are not supported');
+    expect(() => checkUrl('http://[fe80::1%eth0]')).toThrow('IPv6 zone ids (%eth0) are not supported');
   });
 });
