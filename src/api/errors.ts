@@ -151,6 +151,18 @@ export function authError(status: number, operation: OperationName, sent: Creden
   return { kind: 'auth', code: String(status), message: `${refusedCredential[sent]} (${http}): ${why}; ${op.refused}` };
 }
 
+/**
+ * The one line for a device that refused every operation: "not logged in" and the fix, or which
+ * credential it refused. `statuses` are the HTTP codes seen; `first` is one operation's message.
+ */
+export function refusedEverywhere(statuses: readonly string[], first: string): string {
+  const http = `HTTP ${[...new Set(statuses)].join('/')} from every operation`;
+  const sent = (Object.keys(refusedCredential) as Exclude<CredentialSent, null>[]).find((k) => first.startsWith(refusedCredential[k]));
+  if (!sent) return `not logged in (${http}): ${loginFix}`;
+  const why = statuses.every((c) => c === '401') ? 'it is wrong or has expired' : 'it is wrong, expired, or its user lacks the permissions';
+  return `not logged in: ${refusedCredential[sent]} (${http}): ${why}`;
+}
+
 export function protocolError(detail: string): ApiError {
   return { kind: 'protocol', message: detail };
 }

@@ -7,6 +7,7 @@
 import { leapSecondMismatch } from '../model/decoders.js';
 import type { GnssReceiver, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
 import { operations } from '../api/endpoints.js';
+import { refusedEverywhere } from '../api/errors.js';
 import { lookupTable } from '../model/lookup.js';
 import { formatOffset } from '../model/units.js';
 
@@ -80,8 +81,9 @@ const allNotFound = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].erro
 export function apiNotFoundMessage(device: string): string {
   const tried = `${device}${operations.ntp.path}`;
   const pasted = /\/api(\/v\d+)?\/?$/i.exec(device);
-  const hint = pasted ? `; the base URL should end before ${pasted[0].replace(/\/$/, '')}: try ${device.slice(0, pasted.index)}` : '; check the base URL';
-  return `device API not found at ${device}: every operation answered HTTP 404 (tried ${tried})${hint}`;
+  // The fix first: a narrow header cuts the end of the line.
+  const fix = pasted ? `try ${device.slice(0, pasted.index)} (the base URL ends before ${pasted[0].replace(/\/$/, '')})` : 'check the base URL';
+  return `device API not found at ${device} (HTTP 404 from every operation): ${fix}; tried ${tried}`;
 }
 
 export const rules: Rule[] = [
@@ -100,7 +102,9 @@ export const rules: Rule[] = [
     section: 'device',
     checks: 'the device accepts the login (every operation refused: not logged in, CRITICAL)',
     evaluate: (s) =>
-      allRefused(s) && !s.ntp.ok ? [{ severity: 'critical', topic: 'unreadable', message: `not logged in: the device refused every operation; ${s.ntp.error.message}` }] : [],
+      allRefused(s) && !s.ntp.ok
+        ? [{ severity: 'critical', topic: 'unreadable', message: refusedEverywhere(sections.map((n) => (s[n].ok ? '' : (s[n].error.code ?? ''))), s.ntp.error.message) }]
+        : [],
   },
   {
     id: 'api-not-found',
