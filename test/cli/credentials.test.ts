@@ -3,34 +3,15 @@
  * usage errors before anything is sent (exit 2; check UNKNOWN 3), no message repeats a secret,
  * and a cookie jar gives the device only its own cookies. Simulated devices over real HTTP.
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { bin, hasBuild, root } from '../e2e/tmux.js';
+import { hasBuild, root } from '../e2e/tmux.js';
+import { closeSims, sim, synctop } from './binary.js';
 
-const run = promisify(execFile);
-const sims: Simulator[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'synctop-cred-cli-'));
-
-async function synctop(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, SYNCTOP_TOKEN: '', ...env }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-async function sim(opts: Parameters<typeof startSimulator>[0] = {}): Promise<Simulator> {
-  const s = await startSimulator(opts);
-  sims.push(s);
-  return s;
-}
 
 function file(name: string, text: string, mode = 0o600): string {
   const path = join(dir, name);
@@ -42,9 +23,7 @@ beforeAll(() => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
 }, 60_000);
 
-afterAll(async () => {
-  for (const s of sims) await s.close();
-});
+afterAll(closeSims);
 
 describe('--cookie-file with a curl cookie jar', () => {
   it('sends only the cookies for the device host, and says which were used and skipped', async () => {

@@ -5,30 +5,11 @@
  * login, a wrong base URL, https:// to a plain-HTTP port, oversized headers and a redirect are
  * each named for what they are.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { bin, hasBuild, root } from '../e2e/tmux.js';
+import { hasBuild, root } from '../e2e/tmux.js';
+import { closeSims, sim, synctop } from './binary.js';
 
-const run = promisify(execFile);
-const sims: Simulator[] = [];
-
-async function synctop(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, SYNCTOP_TOKEN: '', ...env }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
-
-async function sim(opts: Parameters<typeof startSimulator>[0] = {}): Promise<Simulator> {
-  const s = await startSimulator(opts);
-  sims.push(s);
-  return s;
-}
 
 type Section = { ok: boolean; error?: { kind: string; code?: string; message: string } };
 const sectionsOf = (json: string) => JSON.parse(json) as Record<'ntp' | 'gnss' | 'alarm' | 'ptp', Section>;
@@ -37,9 +18,7 @@ beforeAll(() => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
 }, 60_000);
 
-afterAll(async () => {
-  for (const s of sims) await s.close();
-});
+afterAll(closeSims);
 
 describe('one operation stalls, the others are still asked', () => {
   it('--json: NTP times out, GNSS, alarm and PTP are read', async () => {
@@ -64,10 +43,8 @@ describe('one operation stalls, the others are still asked', () => {
   });
 
   it('a device that refuses the connection: the rest are not asked, and say so', async () => {
-    const device = await sim();
-    const url = device.url;
-    await device.close();
-    const { code, stdout } = await synctop([url, '--json']);
+    // Port 1: nothing listens (a closed simulator's port could be taken by a parallel test).
+    const { code, stdout } = await synctop(['http://127.0.0.1:1', '--json']);
     expect(code).toBe(1);
     const s = sectionsOf(stdout);
     expect(s.ntp.error).toMatchObject({ kind: 'network', code: 'ECONNREFUSED' });
