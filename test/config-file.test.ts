@@ -208,6 +208,12 @@ describe('credentials belong to their device', () => {
     expect(a.connection.headers).toEqual({});
   });
 
+  it("a profile's insecure: true holds unless --insecure is given (the parser reports an absent flag as false)", () => {
+    const l = parseConfigFile(JSON.stringify({ devices: { lab: { url: 'https://10.0.0.9', insecure: true } } }), 'c.json');
+    expect(resolveProfile(l, 'lab', { insecure: false }, {}, { oneShot: true, credentials: 'command-line' }).connection.insecure).toBe(true);
+    expect(resolveProfile(l, 'lab', { insecure: false }, {}, { oneShot: true, credentials: 'own' }).connection.insecure).toBe(true);
+  });
+
   it('a profile that names SYNCTOP_TOKEN as its own variable keeps it', () => {
     const c = resolveProfile(loaded, 'c', cli, env, { oneShot: false, credentials: 'own' });
     expect(c.connection.headers).toEqual({ Authorization: 'Bearer token-a' });

@@ -240,7 +240,9 @@ describe('DeviceClient serialization', () => {
         res.end(ntpOk);
       }, 150);
     });
-    const client = new DeviceClient({ baseUrl: srv.url, timeoutMs: 200 });
+    // 400 ms each: the third call ends 450 ms after it was made, so it passes only because its
+    // deadline starts with its turn; the margin over 150 ms absorbs a loaded machine.
+    const client = new DeviceClient({ baseUrl: srv.url, timeoutMs: 400 });
     const results = await Promise.all([client.call('ntp'), client.call('ntp'), client.call('ntp')]);
     expect(results.map((r) => r.ok)).toEqual([true, true, true]);
     expect(maxInFlight).toBe(1);
