@@ -34,6 +34,8 @@ export interface ConnectionConfig {
   url: string;
   timeoutMs: number;
   headers: Record<string, string>;
+  /** Where the credential in `headers` came from, named when the device refuses it. */
+  credentialSource?: string;
   insecure: boolean;
   ca?: string;
   pinSha256?: string;
@@ -116,6 +118,7 @@ export function resolveConfig(
       url: checkUrl(url),
       timeoutMs,
       headers,
+      ...(credentials.credentialSource ? { credentialSource: credentials.credentialSource } : {}),
       insecure: flags.insecure ?? false,
       ...(ca ? { ca } : {}),
       ...(flags.pinSha256 ? { pinSha256: flags.pinSha256.replace(/^sha256\//i, '') } : {}),

@@ -33,6 +33,11 @@ export interface Credentials {
   warnings: string[];
   /** What was chosen, for stderr (which cookies of a jar are sent). */
   notices: string[];
+  /**
+   * The credential a request carries, named by where it came from ("token from SYNCTOP_TOKEN"):
+   * a device that refuses it is told which one to fix. Absent when none is sent.
+   */
+  credentialSource?: string;
 }
 
 export interface CredentialIo {
@@ -40,7 +45,7 @@ export interface CredentialIo {
   nowMs?: number;
 }
 
-/** Header names that carry credentials. */
+/** Header names that carry credentials, in the order a device would look at them. */
 const secretHeaders = new Set(['authorization', 'cookie', 'x-auth-token', 'x-api-key', 'proxy-authorization']);
 
 /** Headers the client sets itself, or that undici refuses or would send twice: why each one cannot be given. */
@@ -87,7 +92,10 @@ export function resolveCredentials(url: URL, src: CredentialSources, io: Credent
   const notices: string[] = [];
   // Lower-case name -> [name as given, value]: "authorization" and "Authorization" are one header.
   const headers = new Map<string, [string, string]>();
-  const set = (name: string, value: string, source: string) => {
+  // Lower-case name -> what the credential in it is called when the device refuses it.
+  const labels = new Map<string, string>();
+  const set = (name: string, value: string, source: string, label = `${name} header from ${source}`) => {
+    labels.set(name.toLowerCase(), label);
     const reserved = reservedHeaders[name.toLowerCase()];
     if (reserved) throw new CredentialError(`${source}: the ${name} header cannot be set (${reserved})`);
     const problem = headerValueProblem(value);
@@ -97,7 +105,7 @@ export function resolveCredentials(url: URL, src: CredentialSources, io: Credent
 
   for (const [name, value] of Object.entries(src.profileHeaders ?? {})) {
     if (!headerName.test(name)) throw new CredentialError(`the profile's header name ${JSON.stringify(name)} is not a valid HTTP header name`);
-    set(name, value.trim(), `the profile's header ${name}`);
+    set(name, value.trim(), `the profile's header ${name}`, `${name} header from the profile`);
   }
   for (const h of src.argvHeaders ?? []) {
     const colon = h.indexOf(':');
@@ -115,28 +123,34 @@ export function resolveCredentials(url: URL, src: CredentialSources, io: Credent
     const problem = headerValueProblem(token.value);
     if (problem) throw new CredentialError(`${token.source}: the token has ${problem}`);
     if (headers.has('authorization')) warnings.push(`the token replaces the Authorization header given with --header or in the profile`);
-    set('Authorization', /^(bearer|basic)\s/i.test(token.value) ? token.value : `Bearer ${token.value}`, token.source);
+    set('Authorization', /^(bearer|basic)\s/i.test(token.value) ? token.value : `Bearer ${token.value}`, token.source, token.label);
   }
   if (src.cookieFile) {
     const text = readSecretFile(read, src.cookieFile, '--cookie-file', warnings);
     const cookie = cookieHeader(text, src.cookieFile, url, io.nowMs ?? Date.now(), notices);
     if (headers.has('cookie')) warnings.push(`--cookie-file replaces the Cookie header given with --header or in the profile`);
-    set('Cookie', cookie, `--cookie-file ${src.cookieFile}`);
+    set('Cookie', cookie, `--cookie-file ${src.cookieFile}`, `session cookie from --cookie-file ${src.cookieFile}`);
   }
 
   const credentialSent = [...headers.keys()].some((n) => secretHeaders.has(n));
   if (url.protocol === 'http:' && credentialSent && !isLoopbackHost(url.hostname)) {
     warnings.push(`credentials go to ${url.host} over plain http:// where anyone on the network path can read them; use https:// if the device offers it`);
   }
-  return { headers: Object.fromEntries(headers.values()), warnings, notices };
+  // The one a device checks first: a bearer token, then a session cookie, then other headers.
+  const carrier = [...secretHeaders].find((n) => headers.has(n));
+  const credentialSource = carrier ? labels.get(carrier) : undefined;
+  return { headers: Object.fromEntries(headers.values()), warnings, notices, ...(credentialSource ? { credentialSource } : {}) };
 }
 
-function tokenFrom(src: CredentialSources, read: (p: string) => string, warnings: string[]): { value: string; source: string } | undefined {
+function tokenFrom(src: CredentialSources, read: (p: string) => string, warnings: string[]): { value: string; source: string; label: string } | undefined {
   const env = src.envToken?.trim();
-  if (env) return { value: env, source: 'SYNCTOP_TOKEN' };
-  if (src.tokenFile) return { value: readSecretFile(read, src.tokenFile, '--token-file', warnings), source: `--token-file ${src.tokenFile}` };
+  if (env) return { value: env, source: 'SYNCTOP_TOKEN', label: 'token from SYNCTOP_TOKEN' };
+  if (src.tokenFile) {
+    const source = `--token-file ${src.tokenFile}`;
+    return { value: readSecretFile(read, src.tokenFile, '--token-file', warnings), source, label: `token from ${source}` };
+  }
   const profile = src.profileToken?.trim();
-  return profile ? { value: profile, source: "the profile's token" } : undefined;
+  return profile ? { value: profile, source: "the profile's token", label: "the profile's token" } : undefined;
 }
 
 function readSecretFile(read: (p: string) => string, path: string, flag: string, warnings: string[]): string {

@@ -192,6 +192,16 @@ describe('credentials are checked before anything is sent', () => {
     expect(resolveAt('http://[::1]:8080', {}, { SYNCTOP_TOKEN: 't' }).warnings).toEqual([]);
   });
 
+  it.each([
+    [{}, { SYNCTOP_TOKEN: 't' }, 'token from SYNCTOP_TOKEN'],
+    [{ tokenFile: '/t/token', cookieFile: '/t/cookie' }, {}, 'token from --token-file /t/token'],
+    [{ cookieFile: '/t/cookie' }, {}, 'session cookie from --cookie-file /t/cookie'],
+    [{ header: ['X-Auth-Token: t', 'X-Site: 7'] }, {}, 'X-Auth-Token header from --header'],
+    [{ header: ['X-Site: 7'] }, {}, undefined],
+  ])('%j %j: a refused credential is named by where it came from', (flags, env, source) => {
+    expect(resolveAt('https://10.0.0.5', flags, env).connection.credentialSource).toBe(source);
+  });
+
   it('warns when a token or cookie file can be read by other users', () => {
     const dir = mkdtempSync(join(tmpdir(), 'synctop-perm-'));
     const token = join(dir, 'token');

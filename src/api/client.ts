@@ -33,6 +33,8 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Extra request headers: auth carriers (Authorization, Cookie) and --header values. */
   headers?: Record<string, string>;
+  /** Where the credential in `headers` came from ("token from SYNCTOP_TOKEN"): named when refused. */
+  credentialSource?: string;
   insecure?: boolean;
   /** PEM text of a CA to trust (from --ca FILE). */
   ca?: string;
@@ -101,7 +103,7 @@ export class DeviceClient {
     this.pool.on('disconnect', () => {
       this.openSockets = Math.max(0, this.openSockets - 1);
     });
-    this.credentialSent = credentialCarried(options.headers ?? {});
+    this.credentialSent = options.credentialSource ?? credentialCarried(options.headers ?? {});
   }
 
   /** Sockets connected now (TLS handshake done): a failed request on one was connected. */
@@ -326,12 +328,13 @@ export function formatFingerprint(fp: string): string {
   return normalizeFingerprint(fp).replace(/(..)(?!$)/g, '$1:');
 }
 
-/** Which credential a request with these headers carries: named when the device refuses it. */
+/** Which credential a request with these headers carries, when no one said where it came from. */
 function credentialCarried(headers: Record<string, string>): CredentialSent {
   const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
   if (names.has('authorization')) return 'token';
-  if (names.has('cookie')) return 'cookie';
-  return ['x-auth-token', 'x-api-key', 'proxy-authorization'].some((h) => names.has(h)) ? 'header' : null;
+  if (names.has('cookie')) return 'session cookie';
+  const other = ['x-auth-token', 'x-api-key', 'proxy-authorization'].find((h) => names.has(h));
+  return other ? `${other} header` : null;
 }
 
 /**

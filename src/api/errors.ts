@@ -83,7 +83,7 @@ export const notTlsCodes: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_
 export function notTlsMessage(origin: string, plainHttp: boolean): string {
   const http = origin.replace(/^https:/, 'http:');
   return plainHttp
-    ? `the port speaks plain HTTP, not TLS: the URL should start with http:// (${http})`
+    ? `the port speaks plain HTTP, not TLS: use ${http}`
     : `the device does not speak TLS on that port (is it the right port? plain HTTP would be ${http})`;
 }
 
@@ -126,19 +126,19 @@ export function httpError(status: number, contentType: string | undefined, bodyS
   return { kind: 'http', code: String(status), message: `the device answered HTTP ${status} with ${looks}` };
 }
 
-/** Which credential the request carried: a refused one is named as refused. */
-export type CredentialSent = 'token' | 'cookie' | 'header' | null;
+/**
+ * The credential a request carried, named as the user gave it ("token from SYNCTOP_TOKEN",
+ * "session cookie from --cookie-file a.jar"); null when none was sent.
+ */
+export type CredentialSent = string | null;
 
 const loginFix = 'set SYNCTOP_TOKEN, or --token-file / --cookie-file';
-const refusedCredential: Record<Exclude<CredentialSent, null>, string> = {
-  token: 'token refused',
-  cookie: 'session cookie refused',
-  header: 'credentials refused',
-};
+const refusedMark = ' refused (HTTP ';
 
 /**
  * 401/403: what was refused, what the operation needs, and the fix. Without credentials the fix
- * is to give some; with them, the token (or cookie) was wrong, expired, or lacks the permission.
+ * is to give some; with them, the one sent (named by where it came from) is wrong, expired, or
+ * lacks the permission.
  */
 export function authError(status: number, operation: OperationName, sent: CredentialSent = null): ApiError {
   const op = operations[operation];
@@ -148,19 +148,27 @@ export function authError(status: number, operation: OperationName, sent: Creden
     return { kind: 'auth', code: String(status), message: `${what}: ${op.refused}; ${loginFix}` };
   }
   const why = status === 401 ? 'it is wrong or has expired' : `its user lacks permission ${op.permission}`;
-  return { kind: 'auth', code: String(status), message: `${refusedCredential[sent]} (${http}): ${why}; ${op.refused}` };
+  return { kind: 'auth', code: String(status), message: `${sent}${refusedMark}${status}): ${why}; ${op.refused}` };
+}
+
+/** The credential an auth error's message names as refused, or undefined when none was sent. */
+function refusedCredentialIn(message: string): string | undefined {
+  if (message.startsWith('not logged in (') || message.startsWith('permission refused (')) return undefined;
+  const at = message.indexOf(refusedMark);
+  return at > 0 ? message.slice(0, at) : undefined;
 }
 
 /**
  * The one line for a device that refused every operation: "not logged in" and the fix, or which
- * credential it refused. `statuses` are the HTTP codes seen; `first` is one operation's message.
+ * credential it refused, first (a narrow header cuts the end). `statuses` are the HTTP codes
+ * seen; `first` is one operation's message.
  */
 export function refusedEverywhere(statuses: readonly string[], first: string): string {
   const http = `HTTP ${[...new Set(statuses)].join('/')} from every operation`;
-  const sent = (Object.keys(refusedCredential) as Exclude<CredentialSent, null>[]).find((k) => first.startsWith(refusedCredential[k]));
+  const sent = refusedCredentialIn(first);
   if (!sent) return `not logged in (${http}): ${loginFix}`;
-  const why = statuses.every((c) => c === '401') ? 'it is wrong or has expired' : 'it is wrong, expired, or its user lacks the permissions';
-  return `not logged in: ${refusedCredential[sent]} (${http}): ${why}`;
+  const why = statuses.every((c) => c === '401') ? 'wrong or expired' : 'wrong, expired, or its user lacks the permissions';
+  return `not logged in: ${sent} refused, ${why} (${http})`;
 }
 
 export function protocolError(detail: string): ApiError {

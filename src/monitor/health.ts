@@ -77,13 +77,17 @@ const allRefused = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error
 /** Every operation HTTP 404: the base URL is wrong (e.g. /api/v1 pasted into it), not four missing pages. */
 const allNotFound = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'http' && s[n].error.code === '404');
 
-/** The one line for a base URL where the API is not: the URL tried, and the likely fix. */
+/**
+ * The one line for a base URL where the API is not: the fix first (a narrow header cuts the end
+ * of the line), then the URL tried.
+ */
 export function apiNotFoundMessage(device: string): string {
   const tried = `${device}${operations.ntp.path}`;
   const pasted = /\/api(\/v\d+)?\/?$/i.exec(device);
-  // The fix first: a narrow header cuts the end of the line.
-  const fix = pasted ? `try ${device.slice(0, pasted.index)} (the base URL ends before ${pasted[0].replace(/\/$/, '')})` : 'check the base URL';
-  return `device API not found at ${device} (HTTP 404 from every operation): ${fix}; tried ${tried}`;
+  const where = pasted
+    ? `try ${device.slice(0, pasted.index)}, without ${pasted[0].replace(/\/$/, '')}`
+    : `check the base URL ${device}`;
+  return `device API not found: ${where} (HTTP 404 from every operation; tried ${tried})`;
 }
 
 export const rules: Rule[] = [

@@ -163,7 +163,7 @@ describe('DeviceClient', () => {
   });
 
   it.each([
-    // A token was sent: it is named as refused, never repeated.
+    // A token was sent: it is named as refused, never repeated (its source is unknown here).
     [401, /^token refused \(HTTP 401\): it is wrong or has expired; .*ntp:get_input_sources_status/],
     [403, /^token refused \(HTTP 403\): its user lacks permission ntp:get_input_sources_status/],
   ])('turns HTTP %i into an auth error naming the permission', async (status, message) => {

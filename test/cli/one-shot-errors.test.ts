@@ -70,7 +70,7 @@ describe('answers that cannot be used are protocol or HTTP errors, named for wha
     const https = device.url.replace('http:', 'https:');
     const { stdout } = await synctop([https, '--json']);
     const s = sectionsOf(stdout);
-    expect(s.ntp.error!.message).toBe(`the port speaks plain HTTP, not TLS: the URL should start with http:// (${device.url})`);
+    expect(s.ntp.error!.message).toBe(`the port speaks plain HTTP, not TLS: use ${device.url}`);
     expect(s.ntp.error!.message).not.toMatch(/--ca|--insecure/);
     expect(s.gnss.error!.code).toBe('NOT_ASKED');
   });
@@ -90,11 +90,11 @@ describe('a token-protected device', () => {
     expect(once.stdout).not.toMatch(/cannot be read/);
   });
 
-  it('a wrong token: "token refused", the token never repeated', async () => {
+  it('a wrong token: refused, named by where it came from, never repeated', async () => {
     const device = await sim({ token: 'right' });
     const check = await synctop(['check', device.url], { SYNCTOP_TOKEN: 'wrong-token-value' });
     expect(check.code).toBe(2);
-    expect(check.stdout.trimEnd()).toBe('SYNCTOP CRITICAL - not logged in: token refused (HTTP 401 from every operation): it is wrong or has expired');
+    expect(check.stdout.trimEnd()).toBe('SYNCTOP CRITICAL - not logged in: token from SYNCTOP_TOKEN refused, wrong or expired (HTTP 401 from every operation)');
     expect(check.stdout).not.toContain('wrong-token-value');
   });
 
@@ -112,7 +112,7 @@ describe('a wrong base URL', () => {
     const check = await synctop(['check', `${device.url}/api/v1`]);
     expect(check.code).toBe(2);
     expect(check.stdout).toBe(
-      `SYNCTOP CRITICAL - device API not found at ${device.url}/api/v1 (HTTP 404 from every operation): try ${device.url} (the base URL ends before /api/v1); tried ${device.url}/api/v1/api/v1/ntp/get_input_sources_status\n`,
+      `SYNCTOP CRITICAL - device API not found: try ${device.url}, without /api/v1 (HTTP 404 from every operation; tried ${device.url}/api/v1/api/v1/ntp/get_input_sources_status)\n`,
     );
   });
 });

@@ -76,7 +76,7 @@ describe('one-shot outputs', () => {
   it.each([['--once'], ['--json']])('%s with a wrong token: HTTP 401 named, exit 1, no secret', async (mode) => {
     const r = await synctop([sim.url, mode, '--cookie-file', cookieFile], { SYNCTOP_TOKEN: WRONG_TOKEN });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/token refused \(HTTP 401\)/);
+    expect(r.out).toMatch(/token from SYNCTOP_TOKEN refused \(HTTP 401\)/);
     expectNoSecret(r.out + r.err);
   });
 
