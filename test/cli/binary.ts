@@ -1,8 +1,9 @@
 /** The real binary run once with arguments and environment, for the CLI tests; and simulated devices they close. */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
+import { afterAll, beforeAll } from 'vitest';
 import { startSimulator, type Simulator } from '../../src/sim/server.js';
-import { bin } from '../e2e/tmux.js';
+import { bin, hasBuild, root } from '../e2e/tmux.js';
 
 const run = promisify(execFile);
 
@@ -26,6 +27,14 @@ export async function sim(opts: Parameters<typeof startSimulator>[0] = {}): Prom
   return s;
 }
 
-export async function closeSims(): Promise<void> {
+async function closeSims(): Promise<void> {
   for (const s of sims.splice(0)) await s.close();
+}
+
+/** For a test file that runs the binary: build it if there is none; close the simulated devices after. */
+export function useBinary(): void {
+  beforeAll(() => {
+    if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
+  }, 60_000);
+  afterAll(closeSims);
 }

@@ -7,9 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasBuild, root } from '../e2e/tmux.js';
-import { closeSims, sim, synctop } from './binary.js';
+import { describe, expect, it } from 'vitest';
+import { root } from '../e2e/tmux.js';
+import { sim, synctop, useBinary } from './binary.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'synctop-cred-cli-'));
 
@@ -19,11 +19,7 @@ function file(name: string, text: string, mode = 0o600): string {
   return path;
 }
 
-beforeAll(() => {
-  if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-}, 60_000);
-
-afterAll(closeSims);
+useBinary();
 
 describe('--cookie-file with a curl cookie jar', () => {
   it('sends only the cookies for the device host, and says which were used and skipped', async () => {

@@ -5,20 +5,13 @@
  * login, a wrong base URL, https:// to a plain-HTTP port, oversized headers and a redirect are
  * each named for what they are.
  */
-import { execFileSync } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasBuild, root } from '../e2e/tmux.js';
-import { closeSims, sim, synctop } from './binary.js';
-
+import { describe, expect, it } from 'vitest';
+import { sim, synctop, useBinary } from './binary.js';
 
 type Section = { ok: boolean; error?: { kind: string; code?: string; message: string } };
 const sectionsOf = (json: string) => JSON.parse(json) as Record<'ntp' | 'gnss' | 'alarm' | 'ptp', Section>;
 
-beforeAll(() => {
-  if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
-}, 60_000);
-
-afterAll(closeSims);
+useBinary();
 
 describe('one operation stalls, the others are still asked', () => {
   it('--json: NTP times out, GNSS, alarm and PTP are read', async () => {
