@@ -194,6 +194,13 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
       thresholds: config.thresholds,
       ...(profile ? { profile } : {}),
     });
+    // What stderr said before the screen took over is hidden behind it: the events pane keeps it
+    // (the warnings last, so the newest event, the one a folded pane shows, is a warning).
+    const at = Date.now();
+    poller.store.getState().events.add([
+      ...config.notices.map((message) => ({ at, severity: 'info' as const, section: 'device' as const, message })),
+      ...config.warnings.map((message) => ({ at, severity: 'warning' as const, section: 'device' as const, message })),
+    ]);
     // A recording is of one device: switching away ends it.
     const recorder = record && config.record ? startRecording(poller.store, config.record, { intervalMs: config.intervalMs, version: pkg.version }) : undefined;
     return {

@@ -30,17 +30,20 @@ describe('the d switcher keeps each device\'s credentials to itself', () => {
     const b = await startSimulator({ scenario: 'ntp-unsynced', token: 'token-b' });
     sims.push(a, b);
     const dir = mkdtempSync(join(tmpdir(), 'synctop-switch-'));
-    writeFileSync(join(dir, 'a.cookies'), 'SESSION=for-a\n', { mode: 0o600 });
+    // Readable by others: the warning must reach the screen, not only the stderr behind it.
+    writeFileSync(join(dir, 'a.cookies'), 'SESSION=for-a\n', { mode: 0o644 });
     writeFileSync(join(dir, 'b.token'), 'token-b\n', { mode: 0o600 });
     // b's token file is relative: it is found next to the config file, wherever synctop starts.
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ devices: { a: { url: a.url }, b: { url: b.url, tokenFile: 'b.token' } } }), { mode: 0o600 });
     const command = [
       'node', shellQuote(bin), '@a', '--config', shellQuote(join(dir, 'config.json')),
-      '--cookie-file', shellQuote(join(dir, 'a.cookies')), '--header', shellQuote('X-Site: a'), '--interval', '1',
+      '--cookie-file', shellQuote(join(dir, 'a.cookies')), '--header', shellQuote('X-Site: a'), '--interval', '1', '--timeout', '4000',
     ].join(' ');
     const t = new TmuxSession(command, { columns: 100, rows: 30 }, { SYNCTOP_TOKEN: 'token-a' });
     sessions.push(t);
     await t.waitFor((s) => s.includes(a.url) && /synchronized\s+to GPS/.test(s), 'device a with data');
+    t.keys('5');
+    await t.waitFor((s) => /~ --cookie-file \S+a\.cookies can be read by other users/.test(s), 'the start-up warning in the events pane');
     t.keys('d');
     await t.waitFor((s) => s.includes('Enter switches'), 'the device list');
     // One key at a time: keys arriving in one read are a separate matter.
@@ -66,13 +69,15 @@ describe('the s screendump under --show-secrets', () => {
     sims.push(device);
     const dir = mkdtempSync(join(tmpdir(), 'synctop-dump-e2e-'));
     const password = 'Demo-Smtp-Pa55';
-    const t = new TmuxSession(`sh -c ${shellQuote(`cd ${shellQuote(dir)} && exec node ${shellQuote(bin)} ${device.url} --show-secrets --interval 1`)}`, { columns: 120, rows: 40 });
+    const t = new TmuxSession(`sh -c ${shellQuote(`cd ${shellQuote(dir)} && exec node ${shellQuote(bin)} ${device.url} --show-secrets --interval 1 --timeout 4000`)}`, { columns: 120, rows: 40 });
     sessions.push(t);
     await t.waitFor((s) => s.includes(password), 'the password on screen');
     const dumps = () => readdirSync(dir).filter((f) => f.startsWith('synctop-screendump-'));
+    // A dump file exists from its first byte; it is complete once the snapshot JSON is closed.
+    const complete = (name: string) => readFileSync(join(dir, name), 'utf8').trimEnd().endsWith('}');
     const dump = async (n: number) => {
       t.keys('s');
-      await t.waitFor((s) => /screendump saved to/.test(s) && dumps().length === n, `screendump ${n}`);
+      await t.waitFor((s) => /screendump saved to/.test(s) && dumps().length === n && dumps().every(complete), `screendump ${n}`);
     };
     await dump(1);
     t.resize(80, 24);
@@ -83,7 +88,7 @@ describe('the s screendump under --show-secrets', () => {
     t.keys('q');
     for (const name of dumps()) {
       const text = readFileSync(join(dir, name), 'utf8');
-      expect(text).toMatch(/password\s+\*\*\*/);
+      expect(text, name + '\n' + text.slice(0, 3000)).toMatch(/password\s+\*\*\*/);
       expect(text).toContain('"smtpPassword": "***"');
       expect(text).not.toContain('Demo-Sm');
     }

@@ -96,6 +96,16 @@ describe('the SMTP password never reaches a screendump (--show-secrets included)
   });
 });
 
+describe('the password the screen still shows after the alarm poll failed', () => {
+  it('is masked though the snapshot has no alarm data', () => {
+    const failed = { schema: 'synctop.snapshot/1', alarm: { ok: false, error: { kind: 'network', message: 'no complete answer within 900 ms (timeout)' } } };
+    const text = screendumpText('password       Demo-Smtp-Pa55\nauth  on, user smtp\n', failed, 'Demo-Smtp-Pa55');
+    expect(text).not.toContain('Demo-Smtp-Pa55');
+    expect(text).toMatch(/^password {7}\*\*\* {11}$/m);
+    expect(JSON.parse(text.slice(text.indexOf('{')))).toEqual(failed);
+  });
+});
+
 describe('runLiveMonitor screendump (the s key)', () => {
   it('saves the screen as Ink drew it, without styles, then the controller snapshot', async () => {
     const dir = tempDir();

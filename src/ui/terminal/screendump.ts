@@ -15,6 +15,11 @@ export interface ScreendumpInput {
   screen: string;
   /** The snapshot JSON value; undefined when the controller has none. */
   snapshot: unknown;
+  /**
+   * The SMTP password the screen may show besides the snapshot's: the last good alarm data stays
+   * on screen while the latest poll of it failed (the snapshot then has no data to name it).
+   */
+  screenPassword?: string | null;
   /** Directories to try, in order; the current directory then the temporary one by default. */
   dirs?: string[];
   /** The moment named in the file name (tests). */
@@ -30,9 +35,10 @@ export function screendumpName(d: Date, suffix = ''): string {
   return `synctop-screendump-${date}-${time}${suffix}.txt`;
 }
 
-export function screendumpText(screen: string, snapshot: unknown): string {
+export function screendumpText(screen: string, snapshot: unknown, screenPassword?: string | null): string {
   const password = shownPassword(snapshot);
-  const safeScreen = password ? maskPasswordOnScreen(screen, password) : screen;
+  const onScreen = new Set([password, unmasked(screenPassword)].filter((p): p is string => p !== null));
+  const safeScreen = [...onScreen].reduce(maskPasswordOnScreen, screen);
   const json = snapshot === undefined ? '(no snapshot available)' : JSON.stringify(password ? withMaskedPassword(snapshot) : snapshot, null, 2);
   return `${safeScreen.replace(/\n+$/, '')}\n\n${json}\n`;
 }
@@ -44,7 +50,10 @@ type SnapshotWithAlarm = { alarm?: { ok?: boolean; data?: { smtpPassword?: unkno
 
 /** The password the snapshot carries unmasked (under --show-secrets), or null. */
 function shownPassword(snapshot: unknown): string | null {
-  const pw = (snapshot as SnapshotWithAlarm | undefined)?.alarm?.data?.smtpPassword;
+  return unmasked((snapshot as SnapshotWithAlarm | undefined)?.alarm?.data?.smtpPassword);
+}
+
+function unmasked(pw: unknown): string | null {
   return typeof pw === 'string' && pw !== '' && pw !== MASKED_SECRET ? pw : null;
 }
 
@@ -92,7 +101,7 @@ function shownPrefix(line: string, from: number, password: string): number {
 export async function writeScreendump(input: ScreendumpInput): Promise<string> {
   const now = input.now ?? new Date();
   const dirs = input.dirs ?? [process.cwd(), tmpdir()];
-  const body = screendumpText(input.screen, input.snapshot);
+  const body = screendumpText(input.screen, input.snapshot, input.screenPassword);
   const failures: string[] = [];
   for (const dir of dirs) {
     try {
