@@ -2,7 +2,7 @@
 /**
  * npm run build: the one bundle (dist/synctop.js and its lazily loaded chunks).
  *
- * One substitution: `string-width`, as imported by our code, Ink, widest-line and
+ * Two substitutions: jsonc-parser's ESM build for its UMD entry; and `string-width`, as imported by our code, Ink, widest-line and
  * cli-truncate, is src/view/display-width.ts (the same function with a memo across frames; see
  * there why). Ink itself is bundled unmodified. wrap-ansi keeps its own string-width 7.
  *
@@ -45,6 +45,8 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   define: { 'process.env.NODE_ENV': '"production"' },
   external: ['react-devtools-core'],
+  // jsonc-parser's package entry is UMD (a dynamic require per module): its ESM build bundles.
+  alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: { js: "#!/usr/bin/env node\nimport{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
   plugins: [memoizedStringWidth],
   logLevel: 'info',

@@ -5,7 +5,7 @@
  */
 import meow from 'meow';
 import pkg from '../package.json' with { type: 'json' };
-import { UsageError, type CommonFlags, type Config } from './config.js';
+import { quoteArgument, UsageError, type CommonFlags, type Config } from './config.js';
 import { loadConfigFile, resolveProfile, resolveTarget } from './config-file.js';
 
 const help = `
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
 
   const demo = flags.demo;
   if (demo === undefined && first === undefined) fail('give the device URL (e.g. synctop https://10.0.0.5), or --demo; see --help');
-  if (rest.length > 0) fail(`unexpected argument "${rest[0]}"; see --help`);
+  if (rest.length > 0) fail(`unexpected argument ${quoteArgument(rest[0]!)}; see --help`);
   const oneShot = Boolean(flags.once || flags.json);
 
   let sim: { url: string; close(): Promise<void> } | undefined;
@@ -171,6 +171,7 @@ async function main(): Promise<void> {
   }
   const config = configOrExit(sim?.url ?? first!, oneShot);
   for (const w of config.warnings) process.stderr.write(`synctop: warning: ${w}\n`);
+  for (const n of config.notices) process.stderr.write(`synctop: ${n}\n`);
 
   if (oneShot) {
     const { DeviceClient } = await import('./api/client.js');
@@ -220,6 +221,13 @@ async function openDevice(config: Config, record: boolean, profile?: string) {
       thresholds: config.thresholds,
       ...(profile ? { profile } : {}),
     });
+    // What stderr said before the screen took over is hidden behind it: the events pane keeps it
+    // (the warnings last, so the newest event, the one a folded pane shows, is a warning).
+    const at = Date.now();
+    poller.store.getState().events.add([
+      ...config.notices.map((message) => ({ at, severity: 'info' as const, section: 'device' as const, message })),
+      ...config.warnings.map((message) => ({ at, severity: 'warning' as const, section: 'device' as const, message })),
+    ]);
     // A recording is of one device: switching away ends it.
     let recorder: ReturnType<typeof startRecording> | undefined;
     if (record && config.record) {
@@ -315,7 +323,10 @@ function profileConfigs(chosen: string, chosenConfig: Config): { name: string; c
     if (name === chosen) continue;
     try {
       // The recording is of the first device only.
-      out.push({ name, config: resolveProfile(loaded, name, { ...(flags as CommonFlags), record: undefined }, process.env, false) });
+      // Credentials from the command line and environment belong to the device named there.
+      const config = resolveProfile(loaded, name, { ...(flags as CommonFlags), record: undefined }, process.env, { oneShot: false, credentials: 'own' });
+      for (const w of config.warnings) process.stderr.write(`synctop: warning: profile ${name}: ${w}\n`);
+      out.push({ name, config });
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       process.stderr.write(`synctop: warning: profile ${name} left out of the switcher: ${err.message}\n`);
@@ -327,7 +338,7 @@ function profileConfigs(chosen: string, chosenConfig: Config): { name: string; c
 async function replay(): Promise<void> {
   const file = rest[0];
   if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
-  if (rest.length > 1) fail(`unexpected argument "${rest[1]}"; see --help`);
+  if (rest.length > 1) fail(`unexpected argument ${quoteArgument(rest[1]!)}; see --help`);
   (await import('./ui/heap.js')).sizeHeapForLiveView();
   const speed = flags.speed ?? 1;
   const { loadRecording, ReplayController, RecordingError, MIN_SPEED, MAX_SPEED } = await import('./record/replay.js');

@@ -2,7 +2,8 @@
  * Flags + environment (+ files they name) -> one validated Config. Every mistake becomes one
  * sentence that names the flag or file; nothing here prints a secret.
  */
-import { readFileSync } from 'node:fs';
+import { CredentialError, readCaFile, resolveCredentials } from './credentials.js';
+import { redactUserinfo, sanitizeText } from './model/sanitize.js';
 import { formatOffset, parseQuantityNs } from './model/units.js';
 import { defaultThresholds, type Thresholds } from './monitor/health.js';
 import type { PtpPortSelection } from './monitor/ptp-discovery.js';
@@ -36,6 +37,8 @@ export interface ConnectionConfig {
   url: string;
   timeoutMs: number;
   headers: Record<string, string>;
+  /** Where the credential in `headers` came from, named when the device refuses it. */
+  credentialSource?: string;
   insecure: boolean;
   ca?: string;
   pinSha256?: string;
@@ -54,6 +57,8 @@ export interface Config {
   bell: boolean;
   /** Sentences for stderr: things that work but should not be done this way. */
   warnings: string[];
+  /** Sentences for stderr: what was chosen (which cookies of a jar are sent). */
+  notices: string[];
 }
 
 export class UsageError extends Error {}
@@ -88,42 +93,45 @@ export function boundedTimeoutMs(ms: number, source = '--timeout'): number {
   return Math.round(ms);
 }
 
-/** Header names that carry credentials: passing them in argv shows them to every user in `ps`. */
-const secretHeaders = new Set(['authorization', 'cookie', 'x-auth-token', 'x-api-key', 'proxy-authorization']);
-
 export function resolveConfig(
   url: string,
   flags: CommonFlags,
   env: NodeJS.ProcessEnv,
-  opts: { oneShot: boolean; readFile?: (path: string) => string; profileToken?: string },
+  opts: {
+    oneShot: boolean;
+    readFile?: (path: string) => string;
+    /** A profile's token and headers: from the config file, not argv. */
+    profileToken?: string;
+    profileHeaders?: Record<string, string>;
+  },
 ): Config {
-  const read = opts.readFile ?? ((p: string) => readFileSync(p, 'utf8'));
   const warnings: string[] = [];
   const intervalMs = boundedIntervalMs(flags.interval ?? DEFAULT_INTERVAL_S);
   // Below the interval, so a slow answer ends before the next poll is due.
   const timeoutMs = boundedTimeoutMs(flags.timeout ?? (opts.oneShot ? ONE_SHOT_TIMEOUT_MS : Math.min(ONE_SHOT_TIMEOUT_MS, Math.round(intervalMs * 0.9))));
 
-  const headers: Record<string, string> = {};
-  for (const h of flags.header ?? []) {
-    // No pattern part can match the same spaces two ways: a long header must not cost quadratic time.
-    const m = /^([A-Za-z0-9!#$%&'*+.^_`|~-]+)[ \t]*:(.*)$/.exec(h);
-    if (!m) throw new UsageError(`--header must look like "Name: value" (got ${JSON.stringify(h.replace(/:.*/, ': …'))})`);
-    const [, name, rawValue] = m as unknown as [string, string, string];
-    const value = rawValue.trim();
-    if (secretHeaders.has(name.toLowerCase())) {
-      warnings.push(`the ${name} header on the command line is visible to every user in ps; use SYNCTOP_TOKEN, --token-file or --cookie-file`);
-    }
-    headers[name] = value;
+  const device = parseDeviceUrl(url);
+  const credentials = withUsageErrors(() =>
+    resolveCredentials(
+      device,
+      {
+        argvHeaders: flags.header ?? [],
+        ...(opts.profileHeaders ? { profileHeaders: opts.profileHeaders } : {}),
+        ...(env.SYNCTOP_TOKEN !== undefined ? { envToken: env.SYNCTOP_TOKEN } : {}),
+        ...(flags.tokenFile ? { tokenFile: flags.tokenFile } : {}),
+        ...(opts.profileToken ? { profileToken: opts.profileToken } : {}),
+        ...(flags.cookieFile ? { cookieFile: flags.cookieFile } : {}),
+      },
+      opts.readFile ? { read: opts.readFile } : {},
+    ),
+  );
+  warnings.push(...credentials.warnings);
+  const headers = credentials.headers;
+  if (device.protocol === 'http:' && (flags.ca || flags.pinSha256)) {
+    // A certificate option on a plain-HTTP URL would be ignored while the token goes out in clear.
+    throw new UsageError(`${flags.ca ? '--ca' : '--pin-sha256'} verifies the device's TLS certificate, but ${device.origin} is plain http:// (no certificate): use https://`);
   }
-  // SYNCTOP_TOKEN, then --token-file, then the profile's token (its variable or inline value).
-  const token = env.SYNCTOP_TOKEN?.trim() || (flags.tokenFile ? readSecretFile(read, flags.tokenFile, '--token-file') : undefined) || opts.profileToken;
-  if (token) headers.Authorization = /^(bearer|basic)\s/i.test(token) ? token : `Bearer ${token}`;
-  if (flags.cookieFile) headers.Cookie = parseCookieFile(readSecretFile(read, flags.cookieFile, '--cookie-file'), flags.cookieFile);
-
-  const ca = flags.ca ? readPlainFile(read, flags.ca, '--ca') : undefined;
-  if (ca !== undefined && !ca.includes('-----BEGIN CERTIFICATE-----')) {
-    throw new UsageError(`--ca ${flags.ca}: the file holds no PEM certificate (-----BEGIN CERTIFICATE-----)`);
-  }
+  const ca = flags.ca ? withUsageErrors(() => readCaFile(flags.ca!, opts.readFile)) : undefined;
   if (flags.pinSha256 !== undefined && !/^([0-9a-fA-F]{2}:?){32}$/.test(flags.pinSha256.replace(/^sha256\//i, ''))) {
     throw new UsageError('--pin-sha256 must be the 64 hex digits of the certificate SHA-256 fingerprint (colons optional)');
   }
@@ -133,6 +141,7 @@ export function resolveConfig(
       url: checkUrl(url),
       timeoutMs,
       headers,
+      ...(credentials.credentialSource ? { credentialSource: credentials.credentialSource } : {}),
       insecure: flags.insecure ?? false,
       ...(ca ? { ca } : {}),
       ...(flags.pinSha256 ? { pinSha256: flags.pinSha256.replace(/^sha256\//i, '') } : {}),
@@ -147,6 +156,7 @@ export function resolveConfig(
     thresholds: resolveThresholds(flags),
     bell: flags.bell ?? false,
     warnings,
+    notices: credentials.notices,
   };
 }
 
@@ -195,20 +205,42 @@ export function resolveThresholds(flags: ThresholdFlags): Thresholds {
   return t;
 }
 
-export function checkUrl(url: string): string {
+/** The device's base URL, checked: http or https, no credentials in it. */
+export function parseDeviceUrl(url: string): URL {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`"${url}" is not a URL; give the device's base URL, e.g. https://10.0.0.5`);
+    // fe80::1%eth0: neither Node's URL parser nor undici takes a zone id.
+    if (/\[[0-9a-f:.]*%/i.test(url)) throw new UsageError(`${quoteArgument(url)}: IPv6 zone ids (%eth0) are not supported; use the device's global or unique-local address, or its host name`);
+    throw new UsageError(`${quoteArgument(url)} is not a URL; give the device's base URL, e.g. https://10.0.0.5`);
   }
   if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new UsageError(`the device URL must start with http:// or https:// (got ${parsed.protocol})`);
+    throw new UsageError(`the device URL must start with http:// or https:// (got ${quoteArgument(parsed.protocol)})`);
   }
   if (parsed.username || parsed.password) {
     throw new UsageError('put no credentials in the URL (they would show in ps and in every report); use SYNCTOP_TOKEN, --token-file or --cookie-file');
   }
-  return parsed.href.replace(/\/+$/, '');
+  return parsed;
+}
+
+export function checkUrl(url: string): string {
+  return parseDeviceUrl(url).href.replace(/\/+$/, '');
+}
+
+/** An argument echoed in a message: user-info redacted, escape sequences made visible, at most 200 characters, quoted. */
+export function quoteArgument(text: string): string {
+  return `"${sanitizeText(redactUserinfo(text), 200)}"`;
+}
+
+/** A credential problem is bad usage: exit 2 (check: UNKNOWN). */
+function withUsageErrors<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (err) {
+    if (err instanceof CredentialError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 export function parsePtpPorts(text: string): PtpPortSelection {
@@ -230,34 +262,4 @@ export function colorEnabled(flag: boolean | undefined, env: NodeJS.ProcessEnv):
 export function isUtf8Locale(env: NodeJS.ProcessEnv): boolean {
   const locale = env.LC_ALL || env.LC_CTYPE || env.LANG || '';
   return /utf-?8/i.test(locale);
-}
-
-/**
- * A cookie file is either the value of a Cookie header (`name=value; other=value`) or a
- * Netscape cookie jar as written by `curl -c` (tab-separated, name and value last).
- */
-export function parseCookieFile(text: string, path: string): string {
-  const lines = text.split(/\r?\n/).map((l) => l.trim()).filter((l) => l && !(l.startsWith('#') && !l.startsWith('#HttpOnly_')));
-  const jar = lines.map((l) => l.split('\t')).filter((f) => f.length >= 7);
-  const value = jar.length > 0 ? jar.map((f) => `${f[5]}=${f[6]}`).join('; ') : (lines[0] ?? '');
-  if (!/^[^=;\s]+=[^;]*(;\s*[^=;\s]+=[^;]*)*;?$/.test(value)) {
-    throw new UsageError(`--cookie-file ${path}: expected "name=value" pairs or a curl cookie jar`);
-  }
-  return value;
-}
-
-function readSecretFile(read: (p: string) => string, path: string, flag: string): string {
-  const value = readPlainFile(read, path, flag).trim();
-  if (!value) throw new UsageError(`${flag} ${path}: the file is empty`);
-  return value;
-}
-
-function readPlainFile(read: (p: string) => string, path: string, flag: string): string {
-  try {
-    return read(path);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (code ?? 'unreadable');
-    throw new UsageError(`${flag} ${path}: ${why}`);
-  }
 }

@@ -1,5 +1,10 @@
+import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkUrl, colorEnabled, isUtf8Locale, parseCookieFile, parsePtpPorts, resolveConfig, UsageError } from '../src/config.js';
+import { checkUrl, colorEnabled, isUtf8Locale, parsePtpPorts, resolveConfig, UsageError } from '../src/config.js';
+import { redactUserinfo } from '../src/model/sanitize.js';
+import { cookieHeader } from '../src/credentials.js';
 
 const files: Record<string, string> = {
   '/t/token': 'abc123\n',
@@ -8,13 +13,15 @@ const files: Record<string, string> = {
   '/t/jar': '# Netscape HTTP Cookie File\n10.0.0.5\tFALSE\t/\tFALSE\t0\tSESSION\txyz\n',
   '/t/ca.pem': '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n',
   '/t/notpem': 'hello',
+  '/t/multiline': 'abc\nline-two\n',
+  '/t/cookie-ctl': 'S=a\u001b[2Jb\n',
 };
 const readFile = (p: string) => {
   if (p in files) return files[p]!;
   throw Object.assign(new Error('nope'), { code: p.includes('denied') ? 'EACCES' : 'ENOENT' });
 };
 const resolve = (flags: Parameters<typeof resolveConfig>[1], env: NodeJS.ProcessEnv = {}, oneShot = false) =>
-  resolveConfig('http://10.0.0.5', flags, env, { oneShot, readFile });
+  resolveConfig('https://10.0.0.5', flags, env, { oneShot, readFile });
 
 describe('resolveConfig', () => {
   it('defaults: 2 s interval, timeout below it, auto ports, color on', () => {
@@ -124,7 +131,7 @@ describe('small parsers', () => {
   ])('isUtf8Locale(%j) = %s', (env, out) => expect(isUtf8Locale(env)).toBe(out));
 
   it('rejects a cookie file that is neither form', () => {
-    expect(() => parseCookieFile('just text', 'f')).toThrow(/--cookie-file f/);
+    expect(() => cookieHeader('just text', 'f', new URL('http://10.0.0.5'), 0, [])).toThrow(/--cookie-file f/);
   });
 });
 
@@ -171,5 +178,98 @@ describe('thresholds', () => {
     [{ minSats: 2.5 }, /--min-sats takes a whole number/],
   ])('rejects %j', (flags, message) => {
     expect(() => resolve(flags)).toThrow(message);
+  });
+});
+
+describe('credentials are checked before anything is sent', () => {
+  const resolveAt = (url: string, flags: Parameters<typeof resolveConfig>[1], env: NodeJS.ProcessEnv = {}) => resolveConfig(url, flags, env, { oneShot: true, readFile });
+
+  it.each([
+    [{ header: ['Content-Length: 5'] }, {}, '--header: the Content-Length header cannot be set (synctop sets it from the request body)'],
+    [{ header: ['Host: other.example'] }, {}, '--header: the Host header cannot be set (it comes from the device URL)'],
+    [{ header: ['transfer-encoding: chunked'] }, {}, '--header: the transfer-encoding header cannot be set'],
+    [{ header: ['Connection: close'] }, {}, '--header: the Connection header cannot be set'],
+    [{ header: ['X-Token: a\u0007b'] }, {}, '--header: the X-Token value has a control character (U+0007) at character 2'],
+    [{ header: ['X-Token: caf\u20ac'] }, {}, '--header: the X-Token value has the character U+20AC at character 4, which an HTTP header cannot carry'],
+    [{ header: ['Bad Name: x'] }, {}, '--header must look like "Name: value" (got "Bad Name: …")'],
+    [{ tokenFile: '/t/multiline' }, {}, '--token-file /t/multiline: the token has a line break (U+000A) at character 4, which an HTTP header cannot carry'],
+    [{}, { SYNCTOP_TOKEN: 'abc\u0000def' }, 'SYNCTOP_TOKEN: the token has a control character (U+0000) at character 4'],
+    [{ cookieFile: '/t/cookie-ctl' }, {}, '--cookie-file /t/cookie-ctl: the Cookie value has a control character (U+001B)'],
+  ])('%j %j: usage error', (flags, env, message) => {
+    expect(() => resolveAt('https://10.0.0.5', flags, env)).toThrow(UsageError);
+    expect(() => resolveAt('https://10.0.0.5', flags, env)).toThrow(message);
+  });
+
+  it('no message repeats the secret', () => {
+    for (const [flags, env] of [[{ tokenFile: '/t/multiline' }, {}], [{}, { SYNCTOP_TOKEN: 'abc\u0000def' }]] as const) {
+      let message = '';
+      try {
+        resolveAt('https://10.0.0.5', flags, env);
+      } catch (err) {
+        message = (err as Error).message;
+      }
+      expect(message).not.toMatch(/abc|def|line-two/);
+    }
+  });
+
+  it.each([
+    [{ ca: '/t/ca.pem' }, '--ca verifies the device\'s TLS certificate, but http://10.0.0.5 is plain http:// (no certificate): use https://'],
+    [{ pinSha256: 'AB'.repeat(32) }, '--pin-sha256 verifies the device\'s TLS certificate, but http://10.0.0.5 is plain http://'],
+  ])('%j on an http:// URL is a usage error', (flags, message) => {
+    expect(() => resolveAt('http://10.0.0.5', flags)).toThrow(message);
+  });
+
+  it('warns when credentials go over plain http (not to loopback, not over https)', () => {
+    const cleartext = /credentials go to 10.0.0.5 over plain http:\/\//;
+    expect(resolveAt('http://10.0.0.5', {}, { SYNCTOP_TOKEN: 't' }).warnings.join('\n')).toMatch(cleartext);
+    expect(resolveAt('http://10.0.0.5', { cookieFile: '/t/cookie' }).warnings.join('\n')).toMatch(/credentials go to 10.0.0.5 over plain http/);
+    expect(resolveAt('http://10.0.0.5', { header: ['X-API-Key: k'] }).warnings.join('\n')).toMatch(/credentials go to 10.0.0.5 over plain http/);
+    expect(resolveAt('http://10.0.0.5', { header: ['X-Site: 7'] }).warnings).toEqual([]);
+    expect(resolveAt('https://10.0.0.5', {}, { SYNCTOP_TOKEN: 't' }).warnings).toEqual([]);
+    expect(resolveAt('http://127.0.0.1:8080', {}, { SYNCTOP_TOKEN: 't' }).warnings).toEqual([]);
+    expect(resolveAt('http://[::1]:8080', {}, { SYNCTOP_TOKEN: 't' }).warnings).toEqual([]);
+  });
+
+  it.each([
+    [{}, { SYNCTOP_TOKEN: 't' }, 'token from SYNCTOP_TOKEN'],
+    [{ tokenFile: '/t/token', cookieFile: '/t/cookie' }, {}, 'token from --token-file /t/token'],
+    [{ cookieFile: '/t/cookie' }, {}, 'session cookie from --cookie-file /t/cookie'],
+    [{ header: ['X-Auth-Token: t', 'X-Site: 7'] }, {}, 'X-Auth-Token header from --header'],
+    [{ header: ['X-Site: 7'] }, {}, undefined],
+  ])('%j %j: a refused credential is named by where it came from', (flags, env, source) => {
+    expect(resolveAt('https://10.0.0.5', flags, env).connection.credentialSource).toBe(source);
+  });
+
+  it('warns when a token or cookie file can be read by other users', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'synctop-perm-'));
+    const token = join(dir, 'token');
+    const cookies = join(dir, 'cookies');
+    writeFileSync(token, 'abc\n');
+    writeFileSync(cookies, 'S=1\n');
+    chmodSync(token, 0o644);
+    chmodSync(cookies, 0o640);
+    const c = resolveConfig('https://10.0.0.5', { tokenFile: token, cookieFile: cookies }, {}, { oneShot: true });
+    expect(c.warnings).toEqual([`--token-file ${token} can be read by other users: chmod 600 it`, `--cookie-file ${cookies} can be read by other users: chmod 600 it`]);
+    chmodSync(token, 0o600);
+    chmodSync(cookies, 0o600);
+    expect(resolveConfig('https://10.0.0.5', { tokenFile: token, cookieFile: cookies }, {}, { oneShot: true }).warnings).toEqual([]);
+  });
+});
+
+describe('secrets in messages', () => {
+  it.each([
+    ['http://admin:hunter2@host:99999', 'http://***@host:99999'],
+    ['https://u@10.0.0.5/x@y', 'https://***@10.0.0.5/x@y'],
+    ['https://a:b@c@host?q=@', 'https://***@host?q=@'],
+    ['https://10.0.0.5/a@b', 'https://10.0.0.5/a@b'],
+    ['not a url', 'not a url'],
+  ])('redactUserinfo(%s) = %s', (input, out) => expect(redactUserinfo(input)).toBe(out));
+
+  it('a URL that does not parse is quoted without its user-info and with escapes made visible', () => {
+    expect(() => checkUrl('http://admin:hunter2@host:99999')).toThrow('"http://***@host:99999" is not a URL');
+    expect(() => checkUrl('http://admin:hunter2@host:99999')).not.toThrow(/hunter2/);
+    expect(() => checkUrl('\u001b]0;owned\u0007')).toThrow('"\\x1b]0;owned\\x07" is not a URL');
+    expect(() => checkUrl('http://[fe80::1%25eth0]:8080')).toThrow('IPv6 zone ids (%eth0) are not supported');
+    expect(() => checkUrl('http://[fe80::1%eth0]')).toThrow('IPv6 zone ids (%eth0) are not supported');
   });
 });

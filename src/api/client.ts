@@ -3,6 +3,7 @@
  * the response size, one retry when a reused socket turns out to be reset, and TLS options.
  * `call` never throws for anything the device or the network does: it returns a Result.
  */
+import { connect as netConnect } from 'node:net';
 import { connect as tlsConnect, type PeerCertificate, type TLSSocket } from 'node:tls';
 import { Pool, buildConnector } from 'undici';
 import { z } from 'zod';
@@ -15,9 +16,12 @@ import {
   httpError,
   isTlsCode,
   networkError,
+  notTlsCodes,
+  notTlsMessage,
   protocolError,
   tlsMessage,
   type ApiError,
+  type CredentialSent,
   type Result,
 } from './errors.js';
 
@@ -30,6 +34,8 @@ export interface ClientOptions {
   maxResponseBytes?: number;
   /** Extra request headers: auth carriers (Authorization, Cookie) and --header values. */
   headers?: Record<string, string>;
+  /** Where the credential in `headers` came from ("token from SYNCTOP_TOKEN"): named when refused. */
+  credentialSource?: string;
   insecure?: boolean;
   /** PEM text of a CA to trust (from --ca FILE). */
   ca?: string;
@@ -71,6 +77,7 @@ export class DeviceClient {
   private readonly basePath: string;
   private readonly opts: Required<Pick<ClientOptions, 'timeoutMs' | 'maxResponseBytes'>> & ClientOptions;
   private fingerprint: Promise<string | undefined> | undefined;
+  private plainHttp: Promise<boolean> | undefined;
 
   constructor(options: ClientOptions) {
     const url = new URL(options.baseUrl);
@@ -92,8 +99,17 @@ export class DeviceClient {
     });
     this.pool.on('connect', () => {
       this.stats.connections++;
+      this.openSockets++;
     });
+    this.pool.on('disconnect', () => {
+      this.openSockets = Math.max(0, this.openSockets - 1);
+    });
+    this.credentialSent = options.credentialSource ?? credentialCarried(options.headers ?? {});
   }
+
+  /** Sockets connected now (TLS handshake done): a failed request on one was connected. */
+  private openSockets = 0;
+  private readonly credentialSent: CredentialSent;
 
   private connector(url: URL): buildConnector.connector {
     const pin = this.opts.pinSha256 ? normalizeFingerprint(this.opts.pinSha256) : undefined;
@@ -140,9 +156,9 @@ export class DeviceClient {
       raw = await this.exchange(op.path, op.body(params), timeoutMs);
     }
     if (!raw.ok) return { ok: false, error: await this.withFingerprint(raw.error) };
-    if (raw.status === 401 || raw.status === 403) return { ok: false, error: authError(raw.status, name) };
+    if (raw.status === 401 || raw.status === 403) return { ok: false, error: authError(raw.status, name, this.credentialSent) };
     if (raw.status < 200 || raw.status > 299) {
-      return { ok: false, error: httpError(raw.status, raw.contentType, raw.body.slice(0, 512)) };
+      return { ok: false, error: httpError(raw.status, raw.contentType, raw.body.slice(0, 512), raw.location) };
     }
     return decode(name, raw.body);
   }
@@ -152,12 +168,14 @@ export class DeviceClient {
     body: Record<string, unknown>,
     timeoutMs: number,
   ): Promise<
-    | { ok: true; status: number; contentType: string | undefined; body: string }
+    | { ok: true; status: number; contentType: string | undefined; body: string; location: string | undefined }
     | { ok: false; error: ApiError; retryable: boolean }
   > {
     this.stats.requests++;
     const deadline = AbortSignal.timeout(timeoutMs);
     let headersArrived = false;
+    const connectsBefore = this.stats.connections;
+    const socketOpen = this.openSockets > 0;
     try {
       const res = await this.pool.request({
         path: this.basePath + path,
@@ -173,13 +191,15 @@ export class DeviceClient {
         return { ok: false, error: networkError('SIZE', timeoutMs), retryable: false };
       }
       const text = await res.body.text();
-      const ct = res.headers['content-type'];
-      return { ok: true, status: res.statusCode, contentType: Array.isArray(ct) ? ct[0] : ct, body: text };
+      const first = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
+      return { ok: true, status: res.statusCode, contentType: first(res.headers['content-type']), body: text, location: first(res.headers.location) };
     } catch (err) {
       const code = deadline.aborted ? 'TIMEOUT' : codeAliases[errorCode(err) ?? ''] ?? errorCode(err);
       const error = networkError(code, timeoutMs);
       // After the headers, a closed socket cut the answer short: "before answering" would mislead.
       if (headersArrived && code !== undefined && resetCodes.has(code)) error.message = 'the device closed the connection in the middle of its answer';
+      if (error.kind === 'network') error.connected = headersArrived || socketOpen || this.stats.connections > connectsBefore;
+      if (code === 'TIMEOUT' && error.connected === false) error.message = `the connection attempt timed out (no answer to it within ${timeoutMs} ms)`;
       return {
         ok: false,
         error,
@@ -191,6 +211,11 @@ export class DeviceClient {
   /** A TLS failure names the certificate's fingerprint, so a technician can pin it on first use. */
   private async withFingerprint(error: ApiError): Promise<ApiError> {
     if (error.code !== 'PIN_MISMATCH' && !isTlsCode(error.code)) return error;
+    if (notTlsCodes.has(error.code ?? '')) {
+      const url = new URL(this.baseUrl);
+      this.plainHttp ??= speaksPlainHttp(url, this.opts.timeoutMs);
+      return { ...error, message: notTlsMessage(url.origin, await this.plainHttp) };
+    }
     this.fingerprint ??= fetchFingerprint(new URL(this.baseUrl), this.opts.timeoutMs);
     const fp = await this.fingerprint;
     if (error.code === 'PIN_MISMATCH') {
@@ -304,6 +329,38 @@ function normalizeFingerprint(fp: string): string {
 
 export function formatFingerprint(fp: string): string {
   return normalizeFingerprint(fp).replace(/(..)(?!$)/g, '$1:');
+}
+
+/** Which credential a request with these headers carries, when no one said where it came from. */
+function credentialCarried(headers: Record<string, string>): CredentialSent {
+  const names = new Set(Object.keys(headers).map((h) => h.toLowerCase()));
+  if (names.has('authorization')) return 'token';
+  if (names.has('cookie')) return 'session cookie';
+  const other = ['x-auth-token', 'x-api-key', 'proxy-authorization'].find((h) => names.has(h));
+  return other ? `${other} header` : null;
+}
+
+/**
+ * After an https:// URL met a port without TLS: does the port answer plain HTTP? One HEAD
+ * request without credentials; only the first bytes of the answer are looked at.
+ */
+function speaksPlainHttp(url: URL, timeoutMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port || 443) });
+    let seen = '';
+    const done = (yes: boolean) => {
+      socket.destroy();
+      resolve(yes);
+    };
+    socket.setTimeout(Math.min(timeoutMs, 2000), () => done(false));
+    socket.once('connect', () => socket.write(`HEAD / HTTP/1.0\r\nHost: ${url.host}\r\n\r\n`));
+    socket.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('latin1');
+      if (seen.length >= 5) done(seen.startsWith('HTTP/'));
+    });
+    socket.once('end', () => done(seen.startsWith('HTTP/')));
+    socket.once('error', () => done(false));
+  });
 }
 
 /** Reads the device's certificate without trusting it, only to name its fingerprint. */

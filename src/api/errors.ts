@@ -5,6 +5,7 @@
 import type { CappedList } from '../model/snapshot.js';
 import type { OperationName } from './endpoints.js';
 import { operations } from './endpoints.js';
+import { redactUserinfo } from '../model/sanitize.js';
 
 export type ErrorKind = 'network' | 'http' | 'protocol' | 'device' | 'auth';
 
@@ -13,6 +14,12 @@ export interface ApiError {
   /** Device error code (device kind), HTTP status (http/auth) or system code (network). */
   code?: string;
   message: string;
+  /**
+   * Network errors: whether a connection to the device was established. false = it could not be
+   * connected to at all (refused, unreachable, DNS, connect timeout, TLS handshake), so asking it
+   * anything else now is pointless; true = it accepted the connection and then failed this answer.
+   */
+  connected?: boolean;
 }
 
 /** `capped`: lists of the answer that were longer than synctop keeps (see list-caps.ts). */
@@ -67,8 +74,20 @@ const tlsReasons: Record<string, string> = {
   CERT_HAS_EXPIRED: 'the device certificate has expired',
   CERT_NOT_YET_VALID: 'the device certificate is not valid yet (check the clocks)',
   ERR_TLS_CERT_ALTNAME_INVALID: 'the certificate was issued for another host name',
-  ERR_SSL_WRONG_VERSION_NUMBER: 'the device does not speak TLS on that port (try http://)',
+  ERR_SSL_WRONG_VERSION_NUMBER: 'the device does not speak TLS on that port',
+  ERR_SSL_PACKET_LENGTH_TOO_LONG: 'the device does not speak TLS on that port',
 };
+
+/** TLS failures meaning "no TLS at all on this port": no certificate option can help. */
+export const notTlsCodes: ReadonlySet<string> = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG']);
+
+/** https:// to a port without TLS; `plainHttp` when the port was seen answering plain HTTP. */
+export function notTlsMessage(origin: string, plainHttp: boolean): string {
+  const http = origin.replace(/^https:/, 'http:');
+  return plainHttp
+    ? `the port speaks plain HTTP, not TLS: use ${http}`
+    : `the device does not speak TLS on that port (is it the right port? plain HTTP would be ${http})`;
+}
 
 export function tlsMessage(code: string, fingerprint?: string): string {
   const reason = tlsReasons[code] ?? `TLS verification failed (${code})`;
@@ -80,22 +99,78 @@ export function isTlsCode(code: string | undefined): boolean {
   return code !== undefined && (code in tlsReasons || code.startsWith('ERR_SSL') || code.startsWith('ERR_TLS') || code.includes('CERT'));
 }
 
+/**
+ * Failures where the device did answer but the answer is unusable: a protocol error (the device
+ * is there; its web server misbehaves), not a network one.
+ */
+const protocolReasons: Record<string, string> = {
+  SIZE: 'the answer was larger than the response size cap and was cut off',
+  UND_ERR_HEADERS_OVERFLOW: 'the device sent oversized HTTP response headers (over 16 KiB) and the answer was refused',
+};
+
 export function networkError(code: string | undefined, timeoutMs: number): ApiError {
   if (code === 'TIMEOUT') return { kind: 'network', code, message: `no complete answer within ${formatMs(timeoutMs)} (timeout)` };
-  if (code === 'SIZE') return { kind: 'network', code, message: 'the answer was larger than the response size cap and was cut off' };
+  if (code && Object.hasOwn(protocolReasons, code)) return { kind: 'protocol', code, message: protocolReasons[code]! };
+  if (code?.startsWith('HPE_')) return { kind: 'protocol', code, message: `the device's answer is not valid HTTP (${code})` };
   if (code && isTlsCode(code)) return { kind: 'network', code, message: tlsMessage(code) };
   const reason = code ? networkReasons[code] : undefined;
   return { kind: 'network', code, message: reason ?? `the device could not be reached (${code ?? 'unknown error'})` };
 }
 
-export function httpError(status: number, contentType: string | undefined, bodyStart: string): ApiError {
+export function httpError(status: number, contentType: string | undefined, bodyStart: string, location?: string): ApiError {
+  if (status >= 300 && status <= 399) {
+    // A login page or a moved API: say where, since synctop does not follow (a redirect could
+    // carry the credentials to another host).
+    const target = location ? `to ${redactUserinfo(location.trim()).slice(0, 200)}` : 'without saying where (no Location header)';
+    return { kind: 'http', code: String(status), message: `the device redirected (HTTP ${status}) ${target}; synctop does not follow redirects: give the device URL it should use` };
+  }
   const looks = describeBody(contentType, bodyStart);
   return { kind: 'http', code: String(status), message: `the device answered HTTP ${status} with ${looks}` };
 }
 
-export function authError(status: number, operation: OperationName): ApiError {
-  const what = status === 401 ? 'not logged in (HTTP 401)' : 'permission refused (HTTP 403)';
-  return { kind: 'auth', code: String(status), message: `${what}: ${operations[operation].refused}` };
+/**
+ * The credential a request carried, named as the user gave it ("token from SYNCTOP_TOKEN",
+ * "session cookie from --cookie-file a.jar"); null when none was sent.
+ */
+export type CredentialSent = string | null;
+
+const loginFix = 'set SYNCTOP_TOKEN, or --token-file / --cookie-file';
+const refusedMark = ' refused (HTTP ';
+
+/**
+ * 401/403: what was refused, what the operation needs, and the fix. Without credentials the fix
+ * is to give some; with them, the one sent (named by where it came from) is wrong, expired, or
+ * lacks the permission.
+ */
+export function authError(status: number, operation: OperationName, sent: CredentialSent = null): ApiError {
+  const op = operations[operation];
+  const http = `HTTP ${status}`;
+  if (sent === null) {
+    const what = status === 401 ? `not logged in (${http})` : `permission refused (${http})`;
+    return { kind: 'auth', code: String(status), message: `${what}: ${op.refused}; ${loginFix}` };
+  }
+  const why = status === 401 ? 'it is wrong or has expired' : `its user lacks permission ${op.permission}`;
+  return { kind: 'auth', code: String(status), message: `${sent}${refusedMark}${status}): ${why}; ${op.refused}` };
+}
+
+/** The credential an auth error's message names as refused, or undefined when none was sent. */
+function refusedCredentialIn(message: string): string | undefined {
+  if (message.startsWith('not logged in (') || message.startsWith('permission refused (')) return undefined;
+  const at = message.indexOf(refusedMark);
+  return at > 0 ? message.slice(0, at) : undefined;
+}
+
+/**
+ * The one line for a device that refused every operation: "not logged in" and the fix, or which
+ * credential it refused, first (a narrow header cuts the end). `statuses` are the HTTP codes
+ * seen; `first` is one operation's message.
+ */
+export function refusedEverywhere(statuses: readonly string[], first: string): string {
+  const http = `HTTP ${[...new Set(statuses)].join('/')} from every operation`;
+  const sent = refusedCredentialIn(first);
+  if (!sent) return `not logged in (${http}): ${loginFix}`;
+  const why = statuses.every((c) => c === '401') ? 'wrong or expired' : 'wrong, expired, or its user lacks the permissions';
+  return `not logged in: ${sent} refused, ${why} (${http})`;
 }
 
 export function protocolError(detail: string): ApiError {

@@ -170,17 +170,15 @@ export class TargetBook {
  * settings for /probe.
  */
 export function profileConfigs(loaded: LoadedConfigFile | null, flags: CommonFlags, env: NodeJS.ProcessEnv, warn: (message: string) => void): Map<string, Config> {
-  // The command line's credentials and TLS settings belong to the devices it names, not to the
-  // profiles:
-  // profiles keep their own (SYNCTOP_TOKEN only for a profile that names it as its tokenEnv).
-  const { header: _h, tokenFile: _t, cookieFile: _c, insecure: _i, ca: _ca, pinSha256: _p, record: _r, ...shared } = flags;
-  const { SYNCTOP_TOKEN: _token, ...envWithoutToken } = env;
+  // The command line's credentials and TLS settings belong to the devices it names: profiles keep
+  // their own (SYNCTOP_TOKEN only for a profile that names it as its tokenEnv). A recording is of
+  // the static fleet.
+  const { record: _r, ...shared } = flags;
   const out = new Map<string, Config>();
-  for (const [name, profile] of Object.entries(loaded?.file.devices ?? {})) {
+  for (const name of Object.keys(loaded?.file.devices ?? {})) {
     try {
-      const profileEnv = profile.tokenEnv === 'SYNCTOP_TOKEN' ? env : envWithoutToken;
       // A probe is one poll: the one-shot modes' default timeout, not the live monitor's.
-      out.set(name, resolveProfile(loaded, name, shared, profileEnv, true));
+      out.set(name, resolveProfile(loaded, name, shared, env, { oneShot: true, credentials: 'own' }));
     } catch (err) {
       if (!(err instanceof UsageError)) throw err;
       warn(`profile ${name} cannot be probed: ${err.message}`);

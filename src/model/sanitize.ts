@@ -179,3 +179,20 @@ export function toSnapshotError(e: ApiError): SnapshotError {
   if (typeof e.code === 'string') error.code = sanitizeText(e.code, 64);
   return error;
 }
+
+/**
+ * A URL-like text with its user-info part (`user:password@`) replaced by `***@`, for messages
+ * about text that did not even parse as a URL. Linear: one indexOf per delimiter, no regex.
+ */
+export function redactUserinfo(text: string): string {
+  const scheme = text.indexOf('://');
+  if (scheme < 0) return text;
+  const start = scheme + 3;
+  let end = text.length;
+  for (const d of ['/', '?', '#']) {
+    const at = text.indexOf(d, start);
+    if (at >= 0 && at < end) end = at;
+  }
+  const at = text.lastIndexOf('@', end - 1);
+  return at >= start ? `${text.slice(0, start)}***${text.slice(at)}` : text;
+}

@@ -12,6 +12,8 @@
 import { cappedNotice } from '../model/capped.js';
 import { decodeClockClass, decodeLastUpdate, leapSecondProblem, type ClockClassCondition } from '../model/decoders.js';
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
+import { operations } from '../api/endpoints.js';
+import { refusedEverywhere } from '../api/errors.js';
 import { lookupTable } from '../model/lookup.js';
 import { formatDuration, formatOffset } from '../model/units.js';
 import { ntpOverallStates, ntpSourceStates, stateWord } from '../view/theme.js';
@@ -177,6 +179,23 @@ export function clockDifference(deviceMs: number, computerMs: number): string {
 
 const sections: SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 const allUnreachable = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'network');
+/** Every operation refused (401/403): not logged in, not four separate permission problems. */
+const allRefused = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'auth');
+/** Every operation HTTP 404: the base URL is wrong (e.g. /api/v1 pasted into it), not four missing pages. */
+const allNotFound = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'http' && s[n].error.code === '404');
+
+/**
+ * The one line for a base URL where the API is not: the fix first (a narrow header cuts the end
+ * of the line), then the URL tried.
+ */
+export function apiNotFoundMessage(device: string): string {
+  const tried = `${device}${operations.ntp.path}`;
+  const pasted = /\/api(\/v\d+)?\/?$/i.exec(device);
+  const where = pasted
+    ? `try ${device.slice(0, pasted.index)}, without ${pasted[0].replace(/\/$/, '')}`
+    : `check the base URL ${device}`;
+  return `device API not found: ${where} (HTTP 404 from every operation; tried ${tried})`;
+}
 
 const ntpSources = (s: Snapshot): NtpSource[] => (s.ntp.ok ? s.ntp.data.sources : []);
 const receivers = (s: Snapshot): GnssReceiver[] => (s.gnss.ok ? s.gnss.data.receivers : []);
@@ -226,11 +245,26 @@ export const rules: Rule[] = [
     },
   },
   {
+    id: 'not-logged-in',
+    section: 'device',
+    checks: 'the device accepts the login (every operation refused: not logged in, CRITICAL)',
+    evaluate: (s) =>
+      allRefused(s) && !s.ntp.ok
+        ? [{ severity: 'critical', subject: subjects.device, topic: 'unreadable', message: refusedEverywhere(sections.map((n) => (s[n].ok ? '' : (s[n].error.code ?? ''))), s.ntp.error.message) }]
+        : [],
+  },
+  {
+    id: 'api-not-found',
+    section: 'device',
+    checks: 'the device API is at the base URL (every operation HTTP 404: CRITICAL)',
+    evaluate: (s) => (allNotFound(s) ? [{ severity: 'critical', subject: subjects.device, topic: 'unreadable', message: apiNotFoundMessage(s.device) }] : []),
+  },
+  {
     id: 'section-unreadable',
     section: 'device',
     checks: 'each operation can be read (refused login, HTTP or malformed answers: WARNING)',
     evaluate: (s) => {
-      if (allUnreachable(s)) return [];
+      if (allUnreachable(s) || allRefused(s) || allNotFound(s)) return [];
       return sections.flatMap((n) => {
         const sec = s[n];
         if (sec.ok || sec.error.kind === 'device') return [];

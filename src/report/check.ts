@@ -11,7 +11,7 @@
  * value, while the value itself keeps its sign.
  */
 import { DeviceClient } from '../api/client.js';
-import { UsageError, type CommonFlags, type Config } from '../config.js';
+import { quoteArgument, UsageError, type CommonFlags, type Config } from '../config.js';
 import { resolveTarget } from '../config-file.js';
 import { idKey, uniqueKeys } from '../model/keys.js';
 import type { Snapshot } from '../model/snapshot.js';
@@ -214,7 +214,7 @@ export async function runCheck(input: CheckInput): Promise<CheckOutcome> {
   const unknown = Object.keys(input.flags).filter((k) => !checkFlagNames.has(k) && given(input.flags[k]));
   if (unknown.length > 0) return unknownOutcome(`check does not take --${kebab(unknown[0]!)}; see synctop --help`);
   if (url === undefined) return unknownOutcome('give the device URL: synctop check URL [--timeout MS] [-w RANGE] [-c RANGE]');
-  if (extra.length > 0) return unknownOutcome(`unexpected argument "${extra[0]}"; see synctop --help`);
+  if (extra.length > 0) return unknownOutcome(`unexpected argument ${quoteArgument(extra[0]!)}; see synctop --help`);
   let config: Config;
   let limits: CheckLimits;
   try {

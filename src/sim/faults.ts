@@ -54,7 +54,9 @@ export type SimpleFaultKind =
   | 'wrong-types'
   | 'extra-fields'
   | 'huge'
-  | 'flood';
+  | 'flood'
+  | 'huge-headers'
+  | 'redirect';
 
 export type Fault = { kind: SimpleFaultKind } | { kind: 'device'; code: string } | { kind: 'reboot'; seconds: number };
 export type FaultKind = Fault['kind'];
@@ -268,6 +270,20 @@ export const faults: Record<FaultKind, FaultEntry> = {
   huge: {
     doc: 'a 50 MB JSON body, streamed without a length',
     respond: streamHuge,
+  },
+  'huge-headers': {
+    doc: 'HTTP 200 with 64 KB of response headers (a broken web server or proxy)',
+    respond: (x) => {
+      x.res.setHeader('x-debug-trace', 'x'.repeat(64 * 1024));
+      sendRaw(x.res, 200, 'application/json', json(x));
+    },
+  },
+  redirect: {
+    doc: 'HTTP 302 to a login page (/login.html), as a web interface whose session expired',
+    respond: (x) => {
+      x.res.setHeader('location', '/login.html?next=%2F');
+      sendRaw(x.res, 302, 'text/html', '');
+    },
   },
   device: {
     doc: 'device:CODE, success=false with that code (its documented errorMessage and showType; unknown codes get unknown.error, showType 9)',

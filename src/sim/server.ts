@@ -40,6 +40,11 @@ export interface SimStats {
   inFlight: Record<OperationName, number>;
   /** The most requests of any operations in flight at once: 1 when clients keep to one at a time. */
   maxInFlightAll: number;
+  /**
+   * Every distinct value of each request header beyond the standard ones (authorization, cookie,
+   * x-...), at most 16 per header: what credentials this device was sent (tests).
+   */
+  headersSeen: Record<string, string[]>;
 }
 
 export interface Simulator {
@@ -89,6 +94,9 @@ export function requestParams(op: OperationName, body: string): { id?: number } 
   return typeof id === 'number' && Number.isInteger(id) && id >= 0 ? { id } : undefined;
 }
 
+/** Headers every client sends: not worth noting in headersSeen. */
+const standardHeaders = new Set(['host', 'connection', 'content-type', 'content-length', 'accept', 'user-agent', 'accept-encoding', 'keep-alive']);
+
 const perOperation = (): Record<OperationName, number> => ({ ntp: 0, gnss: 0, alarm: 0, ptp: 0 });
 
 function send(res: ServerResponse, status: number, contentType: string, body: string, headers: Record<string, string> = {}): void {
@@ -130,7 +138,7 @@ export async function startSimulator(opts: SimOptions = {}): Promise<Simulator> 
 class SimulatedDevice implements Simulator {
   url = '';
   port: number;
-  readonly stats: SimStats = { requests: perOperation(), connections: 0, maxInFlight: perOperation(), inFlight: perOperation(), maxInFlightAll: 0 };
+  readonly stats: SimStats = { requests: perOperation(), connections: 0, maxInFlight: perOperation(), inFlight: perOperation(), maxInFlightAll: 0, headersSeen: Object.create(null) as Record<string, string[]> };
 
   private readonly host: string;
   private readonly token: string | undefined;
@@ -296,11 +304,21 @@ class SimulatedDevice implements Simulator {
     });
   }
 
+  private noteHeaders(req: IncomingMessage): void {
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (standardHeaders.has(name) || value === undefined) continue;
+      const seen = (this.stats.headersSeen[name] ??= []);
+      const text = Array.isArray(value) ? value.join(', ') : value;
+      if (!seen.includes(text) && seen.length < 16) seen.push(text);
+    }
+  }
+
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const op = operationByPath.get(new URL(req.url ?? '/', 'http://device').pathname);
     if (!op) return sendPage(res, 404, 'Not Found');
     if (req.method !== 'POST') return sendPage(res, 405, 'Method Not Allowed', { allow: 'POST' });
     this.track(op, res);
+    this.noteHeaders(req);
     const body = await readBody(req);
     if (body === undefined) return sendPage(res, 413, 'Request Entity Too Large');
     if (this.token !== undefined && req.headers.authorization !== `Bearer ${this.token}`) return sendPage(res, 401, 'Unauthorized');

@@ -84,6 +84,7 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     writeScreendump({
       screen: writer.screenText(),
       snapshot: controller.snapshot?.(),
+      screenPassword: controller.getState().alarm.data?.smtpPassword,
       ...(opts.screendumpDirs ? { dirs: opts.screendumpDirs } : {}),
     });
   let restored = false;

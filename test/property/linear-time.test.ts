@@ -13,8 +13,10 @@ import { describe, expect, it } from 'vitest';
 import { decode } from '../../src/api/client.js';
 import type { OperationName } from '../../src/api/endpoints.js';
 import type { RawAlarmEmail, RawPtpSlave } from '../../src/api/schemas.js';
-import { checkUrl, isUtf8Locale, parseCookieFile, parsePtpPorts, parseThresholdNs, resolveConfig } from '../../src/config.js';
+import { checkUrl, isUtf8Locale, parsePtpPorts, parseThresholdNs, resolveConfig } from '../../src/config.js';
 import { parseConfigFile } from '../../src/config-file.js';
+import { parseCookieJar } from '../../src/cookie-jar.js';
+import { cookieHeader } from '../../src/credentials.js';
 import { parseListen } from '../../src/export/command.js';
 import { lintAlarm } from '../../src/model/alarm-lint.js';
 import { normalizeAlarm } from '../../src/model/alarm.js';
@@ -135,7 +137,8 @@ const parsers: [name: string, prepare: (field: string) => () => unknown][] = [
   // File text: a recording line, the config file, a cookie file.
   ['replay: one recording line', (f) => { const line = recordingLine(f); return () => parseRecordingLine(line); }],
   ['config file', (f) => { const text = JSON.stringify({ devices: { a: { url: `http://${f}`, thresholds: { ptpWarn: '1us' } } } }); return attempt(() => parseConfigFile(text, 'c.json')); }],
-  ['cookie file', (f) => attempt(() => parseCookieFile(`a=${f};${f}=b; c${f}`, 'jar'))],
+  ['cookie file', (f) => attempt(() => cookieHeader(`a=${f};${f}=b; c${f}`, 'jar', new URL('http://192.0.2.1'), 0, []))],
+  ['cookie jar', (f) => attempt(() => parseCookieJar(`# Netscape HTTP Cookie File\n192.0.2.1\tFALSE\t/${f}\tFALSE\t0\ta${f}\t${f}\n`))],
   // Flag text.
   ['--header', (f) => attempt(() => resolveConfig('http://192.0.2.1', { header: [`X-A:${f}x\ny`] }, {}, { oneShot: true }))],
   ['--ptp-warn', (f) => attempt(() => parseThresholdNs(f, '--ptp-warn'))],

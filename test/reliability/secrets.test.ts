@@ -76,7 +76,7 @@ describe('one-shot outputs', () => {
   it.each([['--once'], ['--json']])('%s with a wrong token: HTTP 401 named, exit 1, no secret', async (mode) => {
     const r = await synctop([sim.url, mode, '--cookie-file', cookieFile], { SYNCTOP_TOKEN: WRONG_TOKEN });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/not logged in \(HTTP 401\)/);
+    expect(r.out).toMatch(/token from SYNCTOP_TOKEN refused \(HTTP 401\)/);
     expectNoSecret(r.out + r.err);
   });
 
@@ -96,7 +96,7 @@ describe('one-shot outputs', () => {
 
 describe('the live view (real binary in tmux)', () => {
   function open(token: string): TmuxSession {
-    const t = new TmuxSession(`node ${shellQuote(bin)} ${shellQuote(sim.url)} --interval 1 --cookie-file ${shellQuote(cookieFile)}`, { columns: 120, rows: 40 }, {
+    const t = new TmuxSession(`node ${shellQuote(bin)} ${shellQuote(sim.url)} --interval 1 --timeout 4000 --cookie-file ${shellQuote(cookieFile)}`, { columns: 120, rows: 40 }, {
       SYNCTOP_TOKEN: token,
       NO_COLOR: '1',
     });
@@ -104,9 +104,9 @@ describe('the live view (real binary in tmux)', () => {
     return t;
   }
 
-  it('shows the alarm pane with the password masked and no secret on screen', async () => {
+  it('shows the alarm pane with the password masked and no secret on screen', { timeout: 45_000 }, async () => {
     const t = open(TOKEN);
-    const screen = await t.waitFor((s) => /smtp\.example\.com/.test(s) && /STABLE/.test(s), 'every pane with data');
+    const screen = await t.waitFor((s) => /smtp\.example\.com/.test(s) && /STABLE/.test(s), 'every pane with data', 30_000);
     expect(screen).toContain('***');
     expectNoSecret(screen + t.tmux(['display', '-p', '-t', t.name, '#{pane_title}']));
     t.keys('q');

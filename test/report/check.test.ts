@@ -271,12 +271,23 @@ describe('runCheck against the simulated device', () => {
     expect(out.line).not.toContain('|');
   });
 
-  it('a device that never answers costs one timeout: CRITICAL after the first operation, no other asked', async () => {
+  it('a device that accepts connections and never answers: CRITICAL within --timeout, the others asked while time is left', async () => {
     const device = await sim({ scenario: 'healthy', faults: 'all=stall-headers' });
-    const out = await check([device.url], { timeout: 300 });
+    const started = Date.now();
+    const out = await check([device.url], { timeout: 400 });
+    expect(Date.now() - started).toBeLessThan(400 + 1000);
     expect(out.code).toBe(2);
-    expect(out.line).toMatch(/device unreachable: no complete answer within 300 ms/);
-    expect(device.stats.requests).toEqual({ ntp: 1, gnss: 0, alarm: 0, ptp: 0 });
+    // Each request gets at most half of what is left: NTP 200 ms, GNSS 100 ms, ...
+    expect(out.line).toMatch(/device unreachable: no complete answer within 200 ms/);
+    expect(device.stats.requests.ntp).toBe(1);
+    expect(device.stats.requests.gnss).toBe(1);
+  });
+
+  it('a device that refuses connections costs one attempt: the other operations are not asked', async () => {
+    const device = await sim({ scenario: 'healthy', faults: 'all=refused' });
+    const out = await check([device.url], { timeout: 2000 });
+    expect(out.code).toBe(2);
+    expect(out.line).toMatch(/^SYNCTOP CRITICAL - device unreachable: connection refused/);
   });
 
   it('stalled operations beside answering ones: the whole check stays within --timeout', async () => {

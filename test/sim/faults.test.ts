@@ -53,7 +53,7 @@ describe('parseFaultSpec', () => {
   });
 
   it.each<[string, RegExp]>([
-    ['ntp=stall', /bad fault "ntp=stall": unknown fault "stall"; known faults: refused, reset, .*huge, device, reboot/],
+    ['ntp=stall', /bad fault "ntp=stall": unknown fault "stall"; known faults: refused, reset, .*huge, .*device, reboot/],
     ['clock=reset', /bad fault "clock=reset": unknown operation "clock"; use one of ntp, gnss, alarm, ptp, all/],
     ['ntp=reset,gnss=', /bad fault "gnss=": unknown fault ""/],
     ['ptp=device', /bad fault "ptp=device": device needs a numeric error code, as in device:40004/],
@@ -91,7 +91,7 @@ describe('each fault yields the expected error over HTTP', () => {
     ['invalid-json', { kind: 'invalid-json' }, 'protocol', undefined],
     ['truncated-json', { kind: 'truncated-json' }, 'protocol', undefined],
     ['wrong-types', { kind: 'wrong-types' }, 'protocol', undefined],
-    ['huge', { kind: 'huge' }, 'network', 'SIZE'],
+    ['huge', { kind: 'huge' }, 'protocol', 'SIZE'],
     ['device:40007', { kind: 'device', code: '40007' }, 'device', '40007'],
     ['device:40004', { kind: 'device', code: '40004' }, 'device', '40004'],
     ['device:99999', { kind: 'device', code: '99999' }, 'device', '99999'],
@@ -161,7 +161,7 @@ describe('each fault yields the expected error over HTTP', () => {
   it('the huge body is streamed until the client gives up, and the server stays healthy', async () => {
     const sim = await start({ faults: 'gnss=huge' });
     const client = clientOf(sim, 5000);
-    expect(await client.call('gnss')).toMatchObject({ ok: false, error: { kind: 'network', code: 'SIZE' } });
+    expect(await client.call('gnss')).toMatchObject({ ok: false, error: { kind: 'protocol', code: 'SIZE' } });
     const deadline = Date.now() + 5000;
     while (sim.stats.inFlight.gnss > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     expect(sim.stats.inFlight.gnss).toBe(0);

@@ -54,6 +54,8 @@ describe('default verification', () => {
     if (r.ok) return;
     expect(r.error.kind).toBe('network');
     expect(r.error.code).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+    // A failed TLS handshake is no connection: a one-shot mode asks nothing more.
+    expect(r.error.connected).toBe(false);
     expect(r.error.message).toMatch(/self-signed certificate/);
     expect(r.error.message).toContain(`SHA-256 fingerprint is ${FP}`);
     expect(r.error.message).toMatch(/--pin-sha256/);
@@ -101,7 +103,8 @@ describe('ways to trust the device', () => {
   });
 
   it('a pin does not make a plain-HTTP device with the same port number unreachable', async () => {
-    // A pin is about certificates only: over http:// it is ignored rather than failing oddly.
+    // A pin is about certificates only: the client ignores it over http:// (the command line
+    // refuses the combination as bad usage before a client is made).
     const plain = await startSimulator({ scenario: 'healthy' });
     try {
       const c = new DeviceClient({ baseUrl: plain.url, timeoutMs: 2000, pinSha256: FP });

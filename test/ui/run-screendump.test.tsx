@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { Snapshot } from '../../src/model/snapshot.js';
 import { runLiveMonitor } from '../../src/ui/run.js';
 import type { LineDiffWriter } from '../../src/ui/terminal/line-diff-writer.js';
-import { screendumpName, writeScreendump } from '../../src/ui/terminal/screendump.js';
+import { maskPasswordOnScreen, screendumpName, screendumpText, writeScreendump } from '../../src/ui/terminal/screendump.js';
 import { fakeController, healthyState } from './fixtures.js';
 import { settle } from './harness.js';
 
@@ -80,6 +80,41 @@ describe('writeScreendump', () => {
     const dir = tempDir();
     const sentence = await writeScreendump({ screen: 'x', snapshot: undefined, dirs: [dir] });
     expect(readFileSync(sentence.replace('screendump saved to ', ''), 'utf8')).toBe('x\n\n(no snapshot available)\n');
+  });
+});
+
+describe('the SMTP password never reaches a screendump (--show-secrets included)', () => {
+  it.each([
+    ['password       Demo-Smtp-Pa55', 'password       ***           '],
+    ['password       Demo-Smtp-Pa55   GM accuracy 0x21', 'password       ***              GM accuracy 0x21'],
+    ['password       Demo-Sm…  GM accuracy', 'password       ***       GM accuracy'],
+    ['│ password     Demo-Smtp-Pa55 │ rate', '│ password     ***            │ rate'],
+    ['sender Demo-Smtp-Pa55 has no label before it', 'sender Demo-Smtp-Pa55 has no label before it'],
+    ['password       something-else', 'password       something-else'],
+  ])('%j', (line, masked) => {
+    expect(maskPasswordOnScreen(line, 'Demo-Smtp-Pa55')).toBe(masked);
+  });
+
+  it('a short password blanks only the value after the label', () => {
+    expect(maskPasswordOnScreen('auth  on, user a\npassword  a      a', 'a')).toBe('auth  on, user a\npassword  *      a');
+  });
+
+  it('screen and snapshot both masked in the file text', () => {
+    const shown = { schema: 'synctop.snapshot/1', alarm: { ok: true, data: { smtpPassword: 'hunter2', smtpUsername: 'u' } } };
+    const text = screendumpText('password  hunter2\n', shown);
+    expect(text).not.toContain('hunter2');
+    expect(JSON.parse(text.slice(text.indexOf('{')))).toEqual({ ...shown, alarm: { ok: true, data: { smtpPassword: '***', smtpUsername: 'u' } } });
+    expect(shown.alarm.data.smtpPassword).toBe('hunter2');
+  });
+});
+
+describe('the password the screen still shows after the alarm poll failed', () => {
+  it('is masked though the snapshot has no alarm data', () => {
+    const failed = { schema: 'synctop.snapshot/1', alarm: { ok: false, error: { kind: 'network', message: 'no complete answer within 900 ms (timeout)' } } };
+    const text = screendumpText('password       Demo-Smtp-Pa55\nauth  on, user smtp\n', failed, 'Demo-Smtp-Pa55');
+    expect(text).not.toContain('Demo-Smtp-Pa55');
+    expect(text).toMatch(/^password {7}\*\*\* {11}$/m);
+    expect(JSON.parse(text.slice(text.indexOf('{')))).toEqual(failed);
   });
 });
 
