@@ -84,13 +84,23 @@ describe('line-diff writer in tmux', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
+  /**
+   * Signals the harness. Never with pid 0: process.kill(0) signals this whole process group
+   * (vitest and npm with it), which a first dump that timed out would otherwise do.
+   */
+  function signalHarness(signal: NodeJS.Signals): void {
+    if (!pid) pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
+    if (!(Number.isInteger(pid) && pid > 0)) throw new Error(`no harness pid to send ${signal} to`);
+    process.kill(pid, signal);
+  }
+
   /** The next dump, compared with the pane; a dump raced by a clock tick is taken again. */
   async function expectPaneEqualsModel(signal?: NodeJS.Signals): Promise<Dump> {
-    if (signal) process.kill(pid, signal);
+    if (signal) signalHarness(signal);
     let dump: Dump | undefined;
     let pane = '';
     for (let attempt = 0; attempt < 5; attempt++) {
-      if (attempt > 0) process.kill(pid, 'SIGUSR2');
+      if (attempt > 0) signalHarness('SIGUSR2');
       const path = join(dir, `dump-${++dumps}.json`);
       await waitForFile(path);
       if (!pid) pid = Number(readFileSync(join(dir, 'pid'), 'utf8'));
