@@ -111,6 +111,7 @@ const flagSpec = {
   speed: { type: 'number' },
   config: { type: 'string' },
   device: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 // Unknown flags are let through meow and answered here: with a sentence (exit 2), or by check
@@ -142,11 +143,13 @@ async function main(): Promise<void> {
     return;
   }
   // check answers bad usage itself, with UNKNOWN (exit 3).
-  if (first === 'check') return check();
+  if (first === 'check') return rest.length > 1 || flags.all ? fleetCommand('check') : check();
   if (unknownFlag) fail(`unknown option ${unknownFlag}; see --help`);
   if (first === 'simulate') return simulate();
   if (first === 'export') return exporter();
   if (first === 'replay') return replay();
+  // Several devices, or every profile: the fleet view (fleet/).
+  if (flags.all || rest.length > 0) return fleetCommand(flags.once || flags.json ? 'once' : 'live');
 
   const demo = flags.demo;
   if (demo === undefined && first === undefined) fail('give the device URL (e.g. synctop https://10.0.0.5), or --demo; see --help');
@@ -291,6 +294,12 @@ async function replay(): Promise<void> {
   } finally {
     controller.stop();
   }
+}
+
+async function fleetCommand(mode: 'live' | 'once' | 'check'): Promise<void> {
+  const { runFleetCommand } = await import('./fleet/run.js');
+  const args = mode === 'check' ? rest : cli.input;
+  process.exitCode = await runFleetCommand(mode, args, flags, { env: process.env, stdout: process.stdout, stderr: process.stderr, version: pkg.version, fail });
 }
 
 async function check(): Promise<void> {

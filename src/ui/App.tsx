@@ -48,9 +48,11 @@ export interface AppProps {
   onScreendump?: () => Promise<string>;
   /** Ring the terminal bell once each time the health verdict worsens (--bell). */
   bell?: boolean;
+  /** Set when opened from the fleet view: Esc or Backspace goes back to it. */
+  onBack?: () => void;
 }
 
-export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell }: AppProps) {
+export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell, onBack }: AppProps) {
   const display = useMemo(() => makeDisplay(color, ascii), [color, ascii]);
   const state = useMonitorState(controller);
   const terminal = useTerminalSize(size);
@@ -64,7 +66,7 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
     events: state.events.length,
     devices: devices.length,
   };
-  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump });
+  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump, onBack });
   useBell(state.verdict.severity, bell ?? false);
   useNoticeExpiry(ui.notice, dispatch);
   // The focused events pane is being read: what it shows is no longer new.

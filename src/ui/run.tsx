@@ -10,6 +10,7 @@
  */
 import { render } from 'ink';
 import type { Instance, RenderOptions } from 'ink';
+import type { ReactElement } from 'react';
 import type { MonitorController } from '../monitor/state.js';
 import { App } from './App.js';
 import { LineDiffWriter } from './terminal/line-diff-writer.js';
@@ -42,6 +43,11 @@ export interface RunOptions {
   maxFps?: number;
   /** Where screendumps go; the current directory, then the temporary one, by default. */
   screendumpDirs?: string[];
+  /**
+   * Another root than the single-device App (the fleet view), given quit and screendump; it
+   * paces its own renders, so no cadence wraps the controller.
+   */
+  view?: (ctx: { quit: () => void; onScreendump: () => Promise<string> }) => ReactElement;
   /** Streams, for tests; the process's own otherwise. */
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
@@ -53,7 +59,7 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
   const stderr = opts.stderr ?? process.stderr;
   const writer = new LineDiffWriter(stdout, { mode: opts.lineDiff === false ? 'passthrough' : 'diff' });
   opts.onWriter?.(writer);
-  const cadence = opts.coalesce === false ? null : coalesceRoutineUpdates(controller);
+  const cadence = opts.coalesce === false || opts.view ? null : coalesceRoutineUpdates(controller);
   const viewed = cadence?.controller ?? controller;
   const onScreendump = () =>
     writeScreendump({
@@ -119,7 +125,8 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     process.on('exit', restore);
 
     try {
-      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} />, {
+      const root = opts.view ? opts.view({ quit, onScreendump }) : null;
+      instance = render(root ?? <App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} />, {
         stdout: writer as unknown as NodeJS.WriteStream,
         stderr,
         ...(opts.onRender ? { onRender: opts.onRender } : {}),

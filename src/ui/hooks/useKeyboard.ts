@@ -18,6 +18,8 @@ export interface KeyboardOptions {
   lengths: ListLengths;
   onQuit: () => void;
   onScreendump?: (() => Promise<string>) | undefined;
+  /** Opened from the fleet view: Esc or Backspace with no overlay open goes back to it. */
+  onBack?: (() => void) | undefined;
 }
 
 /**
@@ -29,7 +31,11 @@ export function useKeyboard(opts: KeyboardOptions): void {
   const latest = useRef(opts);
   latest.current = opts;
   const handler = useCallback((input: string, key: Key) => {
-    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump } = latest.current;
+    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump, onBack } = latest.current;
+    if (onBack && ui.overlay === null && (key.escape || key.backspace || key.delete)) {
+      onBack();
+      return;
+    }
     const command = commandFor(input, key, ui.overlay);
     if (!command) return;
     switch (command.type) {
