@@ -64,7 +64,7 @@ export function fleetCheckOutcome(devices: { name: string; snapshot: import('../
     .map((d, i) => (verdicts[i]!.findings.length > 0 ? `${d.name}: ${verdicts[i]!.findings.map((f) => f.message).join(', ')}` : ''))
     .filter(Boolean);
   const perf = devices.flatMap((d) => perfdata(d.snapshot, d.limits).map((p) => formatPerf({ ...p, label: `${perfPrefix(d.name)}_${p.label}` })));
-  const text = `${devices.length} devices: ${counts.join(', ')}${reasons.length > 0 ? `; ${reasons.join('; ')}` : ''}`.replace(/[\r\n]+/g, ' ').replace(/\|/g, '/');
+  const text = `${devices.length} device${devices.length === 1 ? "" : "s"}: ${counts.join(', ')}${reasons.length > 0 ? `; ${reasons.join('; ')}` : ''}`.replace(/[\r\n]+/g, ' ').replace(/\|/g, '/');
   const status = statusOf[worst];
   return { line: `SYNCTOP ${status} - ${text}${perf.length > 0 ? ` | ${perf.join(' ')}` : ''}`, code: checkExitCodes[status] };
 }
