@@ -275,8 +275,12 @@ async function replay(): Promise<void> {
   if (!(speed > 0 && Number.isFinite(speed))) fail(`--speed must be a positive number (got ${flags.speed})`);
   const { loadRecording, ReplayController, RecordingError } = await import('./record/replay.js');
   let controller: InstanceType<typeof ReplayController>;
+  let fleet: Awaited<ReturnType<typeof import('./fleet/replay.js').loadFleetRecording>> = null;
   try {
-    controller = new ReplayController(loadRecording(file, flags.device ? { device: flags.device } : {}), speed);
+    const recording = loadRecording(file, flags.device ? { device: flags.device } : {});
+    // A multi-device recording without --device opens the fleet view.
+    if (!flags.device) fleet = (await import('./fleet/replay.js')).loadFleetRecording(file, recording);
+    controller = new ReplayController(recording, speed);
   } catch (err) {
     if (err instanceof RecordingError) fail(err.message);
     throw err;
@@ -287,6 +291,7 @@ async function replay(): Promise<void> {
   const { colorEnabled, isUtf8Locale } = await import('./config.js');
   const color = colorEnabled(flags.color, process.env);
   const ascii = flags.ascii ?? !isUtf8Locale(process.env);
+  if (fleet) return (await import('./fleet/replay.js')).runFleetReplay(fleet, { speed, color, ascii });
   const { runLiveMonitor } = await import('./ui/run.js');
   controller.start();
   try {

@@ -4,12 +4,17 @@
  * grandmaster; Enter opens the full monitor, Esc comes back. One session for every check.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, hasBuild, root, shellQuote, TmuxSession } from '../e2e/tmux.js';
 import { startSite, type Site } from './site.js';
 
 let site: Site;
 let session: TmuxSession | undefined;
+let replaySession: TmuxSession | undefined;
+const recordPath = join(mkdtempSync(join(tmpdir(), 'synctop-fleet-rec-')), 'site.jsonl');
 
 beforeAll(async () => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
@@ -18,12 +23,13 @@ beforeAll(async () => {
 
 afterAll(async () => {
   session?.kill();
+  replaySession?.kill();
   await site?.close();
 });
 
 describe('synctop --all in tmux', () => {
   it('fits 80x24 and 120x40, opens a device and comes back', async () => {
-    session = new TmuxSession(`node ${shellQuote(bin)} --all --config ${shellQuote(site.configPath)} --interval 1`, { columns: 80, rows: 24 });
+    session = new TmuxSession(`node ${shellQuote(bin)} --all --config ${shellQuote(site.configPath)} --interval 1 --record ${shellQuote(recordPath)}`, { columns: 80, rows: 24 });
     let screen = await session.waitFor((s) => /1 not answering/.test(s) && /GM disagreement/.test(s), 'the fleet at 80x24', 20_000);
     const lines = screen.split('\n');
     expect(lines[0]).toMatch(/^synctop fleet · every 1s · ● LIVE · sorted by severity/);
@@ -44,7 +50,9 @@ describe('synctop --all in tmux', () => {
     const order = screen.split('\n').map((l) => /^[▶ ] (alpha|bravo|charlie|delta|echo) /.exec(l)?.[1]).filter(Boolean);
     expect(order).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo']);
 
-    session.keys('j', 'Enter');
+    session.keys('j');
+    await session.waitFor((s) => /^▶ bravo /m.test(s), 'bravo selected');
+    session.keys('Enter');
     screen = await session.waitFor((s) => /@bravo/.test(s) && /PTP/.test(s), 'the full monitor of bravo');
     expect(screen).not.toMatch(/synctop fleet/);
     session.keys('Escape');
@@ -53,5 +61,17 @@ describe('synctop --all in tmux', () => {
 
     session.keys('q');
     await session.waitFor((s) => /\[exit 0\]/.test(s), 'a clean exit');
+  }, 60_000);
+
+  it('recorded every device in one file, and replay of it opens the fleet view', async () => {
+    const lines = readFileSync(recordPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { devices?: string[]; device?: string });
+    expect(lines[0]!.devices).toEqual(['alpha', 'bravo', 'charlie', 'delta', 'echo']);
+    const recorded = new Set(lines.slice(1).map((l) => l.device));
+    for (const name of ['alpha', 'bravo', 'charlie', 'delta', 'echo']) expect(recorded.has(name)).toBe(true);
+    replaySession = new TmuxSession(`node ${shellQuote(bin)} replay ${shellQuote(recordPath)} --speed 4`, { columns: 120, rows: 40 });
+    const screen = await replaySession.waitFor((s) => /synctop fleet/.test(s) && /REPLAY/.test(s) && /GM disagreement/.test(s), 'the fleet view of the recording', 20_000);
+    expect(screen).toMatch(/echo .*00a0b0\.fffe\.c0d0e0/);
+    replaySession.keys('q');
+    await replaySession.waitFor((s) => /\[exit 0\]/.test(s), 'a clean exit');
   }, 60_000);
 });
