@@ -21,6 +21,9 @@ const help = `
                                         play a recording back in the live monitor ([ and ] step);
                                         --device picks one device of an exporter's recording
     synctop --json-schema               print the JSON Schema of the --json snapshot
+    synctop URL1 URL2 ... | @a @b ... | --all
+                                        the fleet view: one row per device; with --once/--json
+                                        each device (JSON: an array), with check the worst state
     synctop check URL [--timeout MS] [-w RANGE] [-c RANGE] [thresholds]
                                         monitoring-plugin check (Nagios/Icinga/Zabbix): one line
                                         "SYNCTOP <STATUS> - reasons | perfdata", exit 0 OK,
@@ -49,6 +52,7 @@ const help = `
     --bell               ring the terminal bell when the health verdict worsens
     --config FILE        device profiles (default $XDG_CONFIG_HOME/synctop/config.json)
     --record FILE        append every poll result to FILE (JSON Lines; secrets masked)
+    --all                every device profile of the config file (the fleet view)
     --version, --help
 
   check
