@@ -13,6 +13,8 @@
  *                  what the line-diff writer sends, at 100x30 and 200x60
  *   render time    Ink's onRender renderTime for the `many` scenario at 200x60
  *   exporter       test/bench/exporter.ts benchExporter (500 devices, 10 s), when present
+ *   fleet          test/bench/fleet.ts: the fleet view, 50 simulated devices at --interval 2 in a
+ *                  120x40 pty (CPU, RSS, bytes/s), render time and row lag behind answers
  *   probe          test/bench/probe.ts: /probe for 500 devices every 10 s, one exporter process,
  *                  then two behind round-robin (latency as the scraper sees it, CPU, RSS)
  *
@@ -447,6 +449,7 @@ async function main(): Promise<void> {
   const only = flagAt > 0 ? process.argv[flagAt + 1] : process.env.BENCH_ONLY;
   if (only) {
     if (only === 'probe') await probeBench();
+    else if (only === 'fleet') await fleetBench();
     else if (only === 'bytes') {
       await bytesPerUpdate(100, 30);
       await bytesPerUpdate(200, 60);
@@ -458,7 +461,7 @@ async function main(): Promise<void> {
     } else if (only === 'steady') {
       const [one, two] = await Promise.all([steady(1, true), steady(2, false), idleInkFloor().then((f) => (inkFloor = f))]);
       steadyRows(one, two);
-    } else throw new Error(`--only takes bytes, render, startup, steady or probe (got ${only})`);
+    } else throw new Error(`--only takes bytes, render, startup, steady, fleet or probe (got ${only})`);
     printTable();
     return;
   }
@@ -482,9 +485,15 @@ async function main(): Promise<void> {
   steadyRows(one, two);
   await exporter();
   await probeBench();
+  await fleetBench();
   const total = (performance.now() - benchStarted) / 1000;
   rows.push({ figure: 'whole bench', value: `${fmt(total)} s`, goal: '< 300 s', met: total < 300 });
   printTable();
+}
+
+async function fleetBench(): Promise<void> {
+  const { benchFleet } = await import('./fleet.js');
+  rows.push(...(await benchFleet(BIN, progress)));
 }
 
 function steadyRows(...results: SteadyResult[]): void {
