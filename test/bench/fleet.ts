@@ -7,7 +7,7 @@
  *   (p50/p99), and row lag: for every device answer, the time until the first frame rendered
  *   after it (each frame reads every device's latest state), which must stay under one interval.
  */
-import { EventEmitter } from 'node:events';
+import { FakeIn, FakeOut } from '../ui/fake-terminal.js';
 import { spawnPty, processSample } from './pty.js';
 
 export interface FleetBenchRow {
@@ -31,30 +31,10 @@ const quantile = (xs: number[], q: number) => {
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.max(0, Math.ceil(q * s.length) - 1))]!;
 };
 
-class FakeTerminal extends EventEmitter {
-  isTTY = true;
-  bytes = 0;
-  constructor(
-    public columns: number,
-    public rows: number,
-  ) {
-    super();
-  }
-  write = (chunk: string) => {
-    this.bytes += Buffer.byteLength(chunk);
-    return true;
-  };
-}
-
-class FakeKeyboard extends EventEmitter {
-  isTTY = true;
-  read = () => null;
-  setEncoding() {}
-  setRawMode() {}
-  resume() {}
-  pause() {}
-  ref() {}
-  unref() {}
+/** A 120x40 terminal that keeps nothing of what is written (Ink's frames are not needed here). */
+function terminal(columns: number, rows: number): NodeJS.WriteStream {
+  const out = Object.assign(new FakeOut(), { columns, rows, write: () => true });
+  return out as unknown as NodeJS.WriteStream;
 }
 
 export async function benchFleet(bin: string, progress: (m: string) => void): Promise<FleetBenchRow[]> {
@@ -104,9 +84,9 @@ export async function benchFleet(bin: string, progress: (m: string) => void): Pr
       {
         color: true,
         ascii: false,
-        stdout: new FakeTerminal(120, 40) as unknown as NodeJS.WriteStream,
-        stdin: new FakeKeyboard() as unknown as NodeJS.ReadStream,
-        stderr: new FakeTerminal(80, 24) as unknown as NodeJS.WriteStream,
+        stdout: terminal(120, 40),
+        stdin: new FakeIn() as unknown as NodeJS.ReadStream,
+        stderr: terminal(80, 24),
         onRender: ({ renderTime }) => {
           const now = performance.now();
           if (measuring) {
