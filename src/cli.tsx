@@ -21,6 +21,9 @@ const help = `
                                         play a recording back in the live monitor ([ and ] step);
                                         --device picks one device of an exporter's recording
     synctop --json-schema               print the JSON Schema of the --json snapshot
+    synctop URL1 URL2 ... | @a @b ... | --all
+                                        the fleet view: one row per device; with --once/--json
+                                        each device (JSON: an array), with check the worst state
     synctop check URL [--timeout MS] [-w RANGE] [-c RANGE] [thresholds]
                                         monitoring-plugin check (Nagios/Icinga/Zabbix): one line
                                         "SYNCTOP <STATUS> - reasons | perfdata", exit 0 OK,
@@ -52,6 +55,7 @@ const help = `
     --bell               ring the terminal bell when the health verdict worsens
     --config FILE        device profiles (default $XDG_CONFIG_HOME/synctop/config.json)
     --record FILE        append every poll result to FILE (JSON Lines; secrets masked)
+    --all                every device profile of the config file (the fleet view)
     --version, --help
 
   check
@@ -117,6 +121,7 @@ const flagSpec = {
   speed: { type: 'number' },
   config: { type: 'string' },
   device: { type: 'string' },
+  all: { type: 'boolean' },
 } as const;
 
 // Unknown flags are let through meow and answered here: with a sentence (exit 2), or by check
@@ -148,11 +153,13 @@ async function main(): Promise<void> {
     return;
   }
   // check answers bad usage itself, with UNKNOWN (exit 3).
-  if (first === 'check') return check();
+  if (first === 'check') return rest.length > 1 || flags.all ? fleetCommand('check') : check();
   if (unknownFlag) fail(`unknown option ${unknownFlag}; see --help`);
   if (first === 'simulate') return simulate();
   if (first === 'export') return exporter();
   if (first === 'replay') return replay();
+  // Several devices, or every profile: the fleet view (fleet/).
+  if (flags.all || rest.length > 0) return fleetCommand(flags.once || flags.json ? 'once' : 'live');
 
   const demo = flags.demo;
   if (demo === undefined && first === undefined) fail('give the device URL (e.g. synctop https://10.0.0.5), or --demo; see --help');
@@ -344,10 +351,13 @@ async function replay(): Promise<void> {
   const { loadRecording, ReplayController, RecordingError, MIN_SPEED, MAX_SPEED } = await import('./record/replay.js');
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) fail(`--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED} (got ${flags.speed})`);
   let controller: InstanceType<typeof ReplayController>;
+  let fleet: Awaited<ReturnType<typeof import('./fleet/replay.js').loadFleetRecording>> = null;
   try {
     const recording = await loadRecording(file, flags.device ? { device: flags.device } : {});
     // Said before the screen opens, so it is still there after quitting; the header says it too.
     for (const w of recording.warnings()) process.stderr.write(`synctop: warning: ${w}\n`);
+    // A multi-device recording without --device opens the fleet view.
+    if (!flags.device) fleet = await (await import('./fleet/replay.js')).loadFleetRecording(file, recording);
     controller = new ReplayController(recording, speed);
   } catch (err) {
     if (err instanceof RecordingError) fail(err.message);
@@ -359,6 +369,7 @@ async function replay(): Promise<void> {
   const { colorEnabled, isUtf8Locale } = await import('./config.js');
   const color = colorEnabled(flags.color, process.env);
   const ascii = flags.ascii === true || !isUtf8Locale(process.env);
+  if (fleet) return (await import('./fleet/replay.js')).runFleetReplay(fleet, { speed, color, ascii });
   const { runLiveMonitor } = await import('./ui/run.js');
   (await import('./ui/terminal/hangup.js')).holdHangups();
   controller.start();
@@ -369,6 +380,12 @@ async function replay(): Promise<void> {
     controller.stop();
   }
   await endLiveView(outcome);
+}
+
+async function fleetCommand(mode: 'live' | 'once' | 'check'): Promise<void> {
+  const { runFleetCommand } = await import('./fleet/run.js');
+  const args = mode === 'check' ? rest : cli.input;
+  process.exitCode = await runFleetCommand(mode, args, flags, { env: process.env, stdout: process.stdout, stderr: process.stderr, version: pkg.version, fail });
 }
 
 async function check(): Promise<void> {

@@ -155,7 +155,12 @@ export interface FleetOptions {
   maxInFlight?: number;
   /** Starts are spread over this many ms (default: one interval). */
   spreadMs?: number;
+  /** The fleet view's --show-secrets; the exporter never shows them. */
+  showSecrets?: boolean;
 }
+
+/** One device of a fleet: its connection, and the profile name the live views show. */
+export type FleetConnection = ClientOptions & { profile?: string };
 
 export const DEFAULT_MAX_IN_FLIGHT = 32;
 
@@ -170,10 +175,10 @@ export class Fleet {
   private readonly spreadMs: number;
 
   /** `connections`: one per device; the device label is its baseUrl. */
-  constructor(connections: readonly ClientOptions[], opts: FleetOptions) {
+  constructor(connections: readonly FleetConnection[], opts: FleetOptions) {
     this.limiter = new Limiter(opts.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT);
     this.spreadMs = opts.spreadMs ?? opts.intervalMs;
-    this.devices = connections.map((connection) => {
+    this.devices = connections.map(({ profile, ...connection }) => {
       // Request time accumulates per operation until the store applies that operation's result.
       const pendingMs = perSection(0);
       const client = new FleetClient(connection, this.limiter, (name, ms) => {
@@ -181,7 +186,13 @@ export class Fleet {
       });
       this.clients.push(client);
       // The export never shows secrets; the poller masks them before anything else sees them.
-      const poller = new Poller(client, { intervalMs: opts.intervalMs, ptpPorts: opts.ptpPorts, showSecrets: false, thresholds: opts.thresholds });
+      const poller = new Poller(client, {
+        intervalMs: opts.intervalMs,
+        ptpPorts: opts.ptpPorts,
+        showSecrets: opts.showSecrets ?? false,
+        thresholds: opts.thresholds,
+        ...(profile ? { profile } : {}),
+      });
       const device: FleetDevice = { url: client.baseUrl, poller, snapshot: null, polled: perSection(false), durationMs: perSection(null), lastPollAt: null };
       this.unsubscribe.push(
         poller.store.onResult((name, _result, at) => {

@@ -437,6 +437,13 @@ export const scenarios = {
   },
   'frozen-ptp': hanging('the PTP daemon hangs 8 s in and serves its last answer (lastUpdate, offset, delay, rate) for 16 s, then recovers', 'ptp'),
   'frozen-gnss': hanging("the GNSS daemon hangs 8 s in and serves its last answer (the receiver's UTC stands still) for 16 s, then recovers", 'gnss'),
+  'other-gm': {
+    summary: 'healthy, but its PTP ports follow another grandmaster (00a0b0.fffe.c0d0e0) than the other scenarios',
+    ntp: [gpsRefclock, lanServer, poolServer, flakyPeer],
+    gnss: [workingReceiver, standbyReceiver],
+    alarm: healthyAlarm,
+    ptp: [0, 1].map((id) => ({ ...stablePort(id, 'a0b1c2d3e4f5', 3 + id), gmIdentity: clockIdentity('00a0b0c0d0e0') })),
+  },
   'seed-sample': {
     summary: "every irregular shape of the device's documentation: sample text in lastRx, indicatorValid, combined date-times, a minimal standby receiver",
     ntp: [

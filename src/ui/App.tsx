@@ -52,9 +52,11 @@ export interface AppProps {
   bell?: boolean;
   /** Ctrl-L: paint the whole screen again. */
   onRedraw?: () => void;
+  /** Set when opened from the fleet view: Esc or Backspace goes back to it. */
+  onBack?: () => void;
 }
 
-export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell, onRedraw }: AppProps) {
+export function App({ controller, color, ascii, size, now, onQuit, onScreendump, bell, onRedraw, onBack }: AppProps) {
   const display = useMemo(() => makeDisplay(color, ascii), [color, ascii]);
   const state = useMonitorState(controller);
   const terminal = useTerminalSize(size);
@@ -72,7 +74,7 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
     help: Math.max(1, helpLines(terminal.columns, display).length - Math.max(1, terminal.rows - 7) + 1),
   };
   const pageSize = Math.max(1, Math.floor(terminal.rows / 2));
-  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump, pageSize, onRedraw });
+  useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump, pageSize, onRedraw, onBack });
   useBell(state.verdict.severity, bell ?? false);
   useNoticeExpiry(ui.notice, dispatch);
   // The focused events pane is being read: what it shows is no longer new.

@@ -10,6 +10,7 @@
  */
 import { render } from 'ink';
 import type { Instance, RenderOptions } from 'ink';
+import type { ReactElement } from 'react';
 import type { MonitorController } from '../monitor/state.js';
 import { App } from './App.js';
 import { HANGUP_EXIT_CODE, TerminalWatch } from './terminal/hangup.js';
@@ -50,6 +51,11 @@ export interface RunOptions {
   maxFps?: number;
   /** Where screendumps go; the current directory, then the temporary one, by default. */
   screendumpDirs?: string[];
+  /**
+   * Another root than the single-device App (the fleet view), given quit and screendump; it
+   * paces its own renders, so no cadence wraps the controller.
+   */
+  view?: (ctx: { quit: () => void; onScreendump: () => Promise<string> }) => ReactElement;
   /** Streams, for tests; the process's own otherwise. */
   stdout?: NodeJS.WriteStream;
   stdin?: NodeJS.ReadStream;
@@ -78,7 +84,7 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
   };
   const writer = new LineDiffWriter(terminal, { mode: opts.lineDiff === false ? 'passthrough' : 'diff' });
   opts.onWriter?.(writer);
-  const cadence = opts.coalesce === false ? null : coalesceRoutineUpdates(controller);
+  const cadence = opts.coalesce === false || opts.view ? null : coalesceRoutineUpdates(controller);
   const viewed = cadence?.controller ?? controller;
   const onScreendump = () =>
     writeScreendump({
@@ -151,7 +157,8 @@ export function runLiveMonitor(controller: MonitorController, opts: RunOptions):
     process.on('exit', restore);
 
     try {
-      instance = render(<App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} onRedraw={() => writer.redraw()} />, {
+      const root = opts.view ? opts.view({ quit, onScreendump }) : null;
+      instance = render(root ?? <App controller={viewed} color={opts.color} ascii={opts.ascii} onQuit={quit} onScreendump={onScreendump} bell={opts.bell ?? false} onRedraw={() => writer.redraw()} />, {
         stdout: writer as unknown as NodeJS.WriteStream,
         stderr,
         ...(opts.onRender ? { onRender: opts.onRender } : {}),

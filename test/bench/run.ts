@@ -17,6 +17,8 @@
  *                  3 repeats at once: CPU over 45 s after warm-up, RSS at 1 minute (the 5-minute
  *                  reading is its own part, `--only idle5`, five minutes long)
  *   exporter       test/bench/exporter.ts benchExporter (500 devices, 10 s), when present
+ *   fleet          test/bench/fleet.ts: the fleet view, 50 simulated devices at --interval 2 in a
+ *                  120x40 pty (CPU, RSS, bytes/s), render time and row lag behind answers
  *   probe          test/bench/probe.ts: /probe for 500 devices every 10 s, one exporter process,
  *                  then two behind round-robin (latency as the scraper sees it, CPU, RSS)
  *
@@ -506,6 +508,7 @@ async function main(): Promise<void> {
   const only = flagAt > 0 ? process.argv[flagAt + 1] : process.env.BENCH_ONLY;
   if (only) {
     if (only === 'probe') await probeBench();
+    else if (only === 'fleet') await fleetBench();
     else if (only === 'bytes') {
       await bytesPerUpdate(100, 30);
       await bytesPerUpdate(200, 60);
@@ -519,7 +522,7 @@ async function main(): Promise<void> {
       steadyRows(one, two);
     } else if (only === 'idle') await idle([60_000]);
     else if (only === 'idle5') await idle([60_000, 300_000]);
-    else throw new Error(`--only takes bytes, render, startup, steady, idle, idle5 or probe (got ${only})`);
+    else throw new Error(`--only takes bytes, render, startup, steady, idle, idle5, fleet or probe (got ${only})`);
     printTable();
     return;
   }
@@ -544,9 +547,15 @@ async function main(): Promise<void> {
   await idle([60_000]);
   await exporter();
   await probeBench();
+  await fleetBench();
   const total = (performance.now() - benchStarted) / 1000;
   rows.push({ figure: 'whole bench', value: `${fmt(total)} s`, goal: '< 300 s', met: total < 300 });
   printTable();
+}
+
+async function fleetBench(): Promise<void> {
+  const { benchFleet } = await import('./fleet.js');
+  rows.push(...(await benchFleet(BIN, progress)));
 }
 
 function steadyRows(...results: SteadyResult[]): void {

@@ -28,6 +28,8 @@ export interface KeyboardOptions {
   pageSize: number;
   /** Ctrl-L: paint the whole screen again (another program wrote over it). */
   onRedraw?: (() => void) | undefined;
+  /** Opened from the fleet view: Esc or Backspace with no overlay open goes back to it. */
+  onBack?: (() => void) | undefined;
 }
 
 /**
@@ -46,7 +48,7 @@ export function useKeyboard(opts: KeyboardOptions): void {
   const editing = useRef(false);
   editing.current = opts.ui.filterEditing;
   const handleKey = (input: string, key: Key) => {
-    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump, pageSize, onRedraw } = latest.current;
+    const { controller, dispatch, ui, paused, lengths, onQuit, onScreendump, pageSize, onRedraw, onBack } = latest.current;
     if (editing.current) {
       // Typing the NTP filter: printable keys are text; Enter keeps it, Esc drops it.
       if (key.return || key.escape) {
@@ -55,6 +57,10 @@ export function useKeyboard(opts: KeyboardOptions): void {
       } else if (key.backspace || key.delete) dispatch({ type: 'filterBackspace' });
       else if (key.ctrl && input === 'c') onQuit();
       else if (!key.ctrl && !key.meta && input.length > 0 && [...input].every(printable)) dispatch({ type: 'filterInput', text: input });
+      return;
+    }
+    if (onBack && ui.overlay === null && (key.escape || key.backspace || key.delete)) {
+      onBack();
       return;
     }
     const command = commandFor(input, key, ui.overlay);
