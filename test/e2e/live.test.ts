@@ -45,10 +45,12 @@ describe('live monitor in tmux', () => {
     const t = open({ columns: 100, rows: 30 });
     await t.waitFor((s) => /STABLE/.test(s), 'PTP data');
     t.keys('3');
-    await t.waitFor((s) => s.includes(PORT0_PARENT), 'port 0 detail');
+    // The port list names every port's parent; the detail block is the selected port's.
+    const detailParent = (s: string, parent: string) => new RegExp(`parent port\\s+${parent.replace(/\./g, '\\.')}`).test(s);
+    await t.waitFor((s) => detailParent(s, PORT0_PARENT), 'port 0 detail');
     t.keys('Right');
-    const next = await t.waitFor((s) => s.includes(PORT1_PARENT), 'port 1 parent identity');
-    expect(next).not.toContain(PORT0_PARENT);
+    const next = await t.waitFor((s) => detailParent(s, PORT1_PARENT), 'port 1 detail');
+    expect(detailParent(next, PORT0_PARENT)).toBe(false);
     t.keys('?');
     await t.waitFor((s) => /help/i.test(s) && /quit/i.test(s) && /Tab/.test(s), 'help overlay');
     t.keys('Escape');

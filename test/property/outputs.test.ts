@@ -12,6 +12,12 @@ import { textReport } from '../../src/report/text.js';
 import { firstUnsafe, numRuns, strings, stripSgr, timeoutFor } from './arbitraries.js';
 import { pollBodies, sectionProblem, snapshotOf, TAKEN_AT } from './pipeline.js';
 
+/**
+ * Each run renders four text reports (~20 ms here since they carry the NTP legend and the whole
+ * health table): `npm test` makes 500 runs, `npm run fuzz` as many as FUZZ_RUNS asks for.
+ */
+const reportRuns = process.env.FUZZ_RUNS ? numRuns : Math.min(numRuns, 500);
+
 function check(what: string, text: string): void {
   const bad = firstUnsafe(text);
   if (bad) throw new Error(`${what}: unsafe ${bad}`);
@@ -38,7 +44,7 @@ describe('device bytes to every output', () => {
         // `jq -r` prints the decoded strings: those must be as safe as the document.
         for (const s of strings(JSON.parse(json))) check('a --json string', s);
       }),
-      { numRuns },
+      { numRuns: reportRuns },
     );
-  }, timeoutFor(15));
+  }, Math.max(timeoutFor(40), 60_000));
 });
