@@ -8,9 +8,9 @@ import { bin, hasBuild, root } from '../e2e/tmux.js';
 const run = promisify(execFile);
 
 /** SYNCTOP_TOKEN is cleared unless a test sets it: the developer's own must not leak in. */
-export async function synctop(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function synctop(args: string[], env: Record<string, string> = {}, timeoutMs = 20_000): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, SYNCTOP_TOKEN: '', ...env }, timeout: 20_000 });
+    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, SYNCTOP_TOKEN: '', ...env }, timeout: timeoutMs });
     return { code: 0, stdout, stderr };
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string };

@@ -8,14 +8,13 @@
  * says so. Memory and CPU are compared with the same binary against a healthy device, as
  * ratios measured here, not as absolute figures.
  */
-import { execFile, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LIST_CAPS } from '../../src/api/list-caps.js';
 import { bin, hasBuild, root, shellQuote, startSimProcess, TmuxSession } from './tmux.js';
+import { synctop as runBinary } from '../cli/binary.js';
 
-const run = promisify(execFile);
 type Sim = Awaited<ReturnType<typeof startSimProcess>>;
 let flood: Sim;
 let healthy: Sim;
@@ -30,15 +29,7 @@ const NOTICE = 'device sent 100,000 NTP sources; showing the first 256';
  */
 const LOADED = ['--timeout', '10000'];
 
-async function synctop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { timeout: 40_000, env: { ...process.env, NO_COLOR: '1' } });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const synctop = (args: string[]) => runBinary(args, { NO_COLOR: '1' }, 40_000);
 
 beforeAll(async () => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });

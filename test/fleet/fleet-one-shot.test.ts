@@ -4,25 +4,16 @@
  * snapshot schema, a text report per device, one plugin line with the worst state and
  * per-device perfdata.
  */
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
+import { execFileSync } from 'node:child_process';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, hasBuild, root } from '../e2e/tmux.js';
+import { hasBuild, root } from '../e2e/tmux.js';
 import { startSite, type Site } from './site.js';
+import { synctop as runBinary } from '../cli/binary.js';
 
-const run = promisify(execFile);
 let site: Site;
 
-async function synctop(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [bin, ...args], { env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const synctop = (args: string[]) => runBinary(args, { NO_COLOR: '1' }, 20_000);
 
 beforeAll(async () => {
   if (!hasBuild()) execFileSync('npm', ['run', 'build', '--silent'], { cwd: root, stdio: 'inherit' });
