@@ -20,6 +20,8 @@ const help = `
     synctop replay FILE [--speed N] [--device URL]
                                         play a recording back in the live monitor ([ and ] step);
                                         --device picks one device of an exporter's recording
+    synctop replay FILE --once [--device URL]
+                                        the text report at the recording's end, with offset charts
     synctop --json-schema               print the JSON Schema of the --json snapshot
     synctop URL1 URL2 ... | @a @b ... | --all
                                         the fleet view: one row per device; with --once/--json
