@@ -20,6 +20,8 @@ const help = `
     synctop replay FILE [--speed N] [--device URL]
                                         play a recording back in the live monitor ([ and ] step);
                                         --device picks one device of an exporter's recording
+    synctop replay FILE --once [--device URL]
+                                        the text report at the recording's end, with offset charts
     synctop --json-schema               print the JSON Schema of the --json snapshot
     synctop URL1 URL2 ... | @a @b ... | --all
                                         the fleet view: one row per device; with --once/--json
@@ -358,12 +360,13 @@ async function replay(): Promise<void> {
     for (const w of recording.warnings()) process.stderr.write(`synctop: warning: ${w}\n`);
     // A multi-device recording without --device opens the fleet view.
     if (!flags.device) fleet = await (await import('./fleet/replay.js')).loadFleetRecording(file, recording);
+    if (flags.once) return await replayReport(recording, fleet !== null);
     controller = new ReplayController(recording, speed);
   } catch (err) {
     if (err instanceof RecordingError) fail(err.message);
     throw err;
   }
-  if (!process.stdout.isTTY) fail('replay needs a terminal');
+  if (!process.stdout.isTTY) fail('replay needs a terminal (or --once for a text report)');
   delete process.env.CI;
   delete process.env.CONTINUOUS_INTEGRATION;
   const { colorEnabled, isUtf8Locale } = await import('./config.js');
@@ -380,6 +383,24 @@ async function replay(): Promise<void> {
     controller.stop();
   }
   await endLiveView(outcome);
+}
+
+/** `replay FILE --once`: the recording played through at once, as a text report with its offset charts. */
+async function replayReport(recording: import('./record/replay.js').Recording, severalDevices: boolean): Promise<void> {
+  if (severalDevices) {
+    recording.close();
+    fail('this recording holds several devices: name one with --device URL for --once');
+  }
+  const { playToEnd } = await import('./record/replay.js');
+  const { state, snapshot } = playToEnd(recording);
+  recording.close();
+  const { colorEnabled, isUtf8Locale } = await import('./config.js');
+  const ascii = flags.ascii === true || !isUtf8Locale(process.env);
+  const color = colorEnabled(flags.color, process.env) && process.stdout.isTTY === true;
+  const width = process.stdout.isTTY && process.stdout.columns ? process.stdout.columns : 120;
+  const { textReport } = await import('./report/text.js');
+  const { historyCharts } = await import('./report/history-charts.js');
+  process.stdout.write(textReport(snapshot, { color, ascii, width, thresholds: state.thresholds, history: historyCharts(state, { width, ascii }) }));
 }
 
 async function fleetCommand(mode: 'live' | 'once' | 'check'): Promise<void> {

@@ -154,3 +154,20 @@ export class ReplayController implements MonitorController {
     this.timer = null;
   }
 }
+
+/**
+ * `replay FILE --once`: the whole recording through a fresh store, at once, for a text report
+ * with the history charts a one-poll report cannot have. The result is the state at the last
+ * entry and the snapshot as of that moment.
+ */
+export function playToEnd(recording: Recording): { state: MonitorState; snapshot: Snapshot } {
+  const store = new MonitorStore(recording.header.device, recording.header.intervalMs);
+  let at = 0;
+  for (let i = 0; i < recording.count; i++) {
+    const entry = recording.entry(i);
+    if (!entry) continue;
+    store.apply(entry.section, entry.result as Section<unknown>, entry.atMs, entry.unreachable);
+    at = entry.atMs;
+  }
+  return { state: store.getState(), snapshot: store.snapshotWithHealth(at) };
+}

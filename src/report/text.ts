@@ -18,6 +18,7 @@ import { ptpColumns, ptpPortDetail, ptpPortRow } from '../view/ptp-port.js';
 import { errorLine } from '../view/section.js';
 import { glyphsFor, offsetLimits, palette, type Token } from '../view/theme.js';
 import { fitLine, lineWidth, padText, wrapLine } from '../view/fit.js';
+import { NO_HISTORY_NOTE } from './history-charts.js';
 import { COLUMN_GAP, layoutColumns, placeText, type TableColumn, type TableRow } from '../view/table-layout.js';
 
 export interface TextReportOptions {
@@ -27,6 +28,8 @@ export interface TextReportOptions {
   width?: number;
   thresholds?: Thresholds;
   now?: number;
+  /** Offset charts over kept history (replay --once); without them the report says where they are. */
+  history?: Line[];
 }
 
 const severityToken: Record<string, Token> = { ok: 'ok', warning: 'warn', critical: 'bad' };
@@ -100,6 +103,11 @@ export function textReport(snapshot: Snapshot, opts: TextReportOptions): string 
     out.push(...fields(alarmFields(data), '  '));
     for (const lint of lintAlarm(data)) say([cell('  ~ ', 'warn'), cell(lint.message, 'warn')]);
   });
+
+  blank();
+  title('History');
+  if (opts.history) out.push(...opts.history);
+  else say([cell(NO_HISTORY_NOTE, 'muted')]);
 
   return (
     out

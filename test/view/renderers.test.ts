@@ -14,7 +14,7 @@ import { verdictLine, verdictParts } from '../../src/view/verdict.js';
 import { asciiGlyphs, offsetLimits, offsetToken, unicodeGlyphs } from '../../src/view/theme.js';
 import { clipText, fitLine, padText, shortenMiddle } from '../../src/view/fit.js';
 import { cutsIdentity, layoutColumns, placeText, scrollWindow } from '../../src/view/table-layout.js';
-import { gridLines, gridShape } from '../../src/ui/widgets/FieldGrid.js';
+import { gridLines, gridShape, pairLines } from '../../src/ui/widgets/FieldGrid.js';
 import { cell } from '../../src/view/cell.js';
 import {
   NOW,
@@ -487,3 +487,38 @@ describe('header with a device profile', () => {
     expect(lineText(statusLine(healthyState(), unicodeGlyphs))).not.toContain('@');
   });
 });
+
+describe('field grid in a pane too short for one column', () => {
+  const f = (label: string, width: number, whole = false) => ({ label, value: [cell('v'.repeat(width))], whole });
+  // Width 40: labels 2 wide, so each half of a line holds a value of 15 columns.
+  const mixed = [f('aa', 10), f('bb', 10), f('cc', 30), f('dd', 10), f('ee', 10), f('ff', 30)];
+  it.each([
+    { height: 6, lines: 6, cut: 0 },
+    { height: 5, lines: 5, cut: 0 },
+    { height: 4, lines: 4, cut: 0 },
+    { height: 3, lines: 3, cut: 2 },
+  ])('height $height: $lines lines, $cut values cut, no line empty', ({ height, lines, cut }) => {
+    const out = gridLines(mixed, 40, 40, '~', height).map(lineText);
+    expect(out).toHaveLength(lines);
+    expect(out.filter((l) => l.trim() === '')).toEqual([]);
+    expect(out.filter((l) => l.includes('~')).length).toBe(cut);
+    for (const l of out) expect(stringWidth(l)).toBeLessThanOrEqual(40);
+    expect(gridShape(mixed, 40, 40, height).rows).toBe(lines);
+  });
+  it('short neighbours share a line in reading order; long values keep a line of their own', () => {
+    expect(gridLines(mixed, 40, 40, '~', 4).map(lineText)).toEqual([
+      `aa ${'v'.repeat(10)}        bb ${'v'.repeat(10)}`,
+      `cc ${'v'.repeat(30)}`,
+      `dd ${'v'.repeat(10)}        ee ${'v'.repeat(10)}`,
+      `ff ${'v'.repeat(30)}`,
+    ]);
+  });
+  it('never cuts a whole value to pair it', () => {
+    const ids = [f('aa', 30, true), f('bb', 30, true), f('cc', 30, true)];
+    expect(pairLinesOrNull(ids, 2)).toBeNull();
+  });
+});
+
+function pairLinesOrNull(fields: { label: string; value: ReturnType<typeof cell>[]; whole: boolean }[], height: number) {
+  return pairLines(fields, 40, 2, height);
+}

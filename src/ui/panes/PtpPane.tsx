@@ -71,16 +71,19 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const body = height - 1 - (section.error ? 1 : 0);
   const listWant = 1 + ports.length;
   const detailWant = detailRows(state, port, width, display, now);
-  // Both when they fit; else the focused pane keeps the detail (the list scrolls to the
-  // selection, header and selected row at least), an unfocused one shows its list first.
-  // Zoomed (`z`): the list at the top, the selected port's offset over the kept history below.
+  // Both when they fit. Else the list first, as the technician picks a port there: the focused
+  // pane keeps half of the detail's lines (its grid pairs fields to fit them) and the list
+  // scrolls to the selection, with its header, the selected row and a "more" line at least;
+  // an unfocused pane shows its list first. Zoomed (`z`): the list at the top, the selected
+  // port's offset over the kept history below.
   const charted = ui.zoomed && focused && port !== undefined && port.ok;
+  const listFloor = Math.min(listWant, 3);
   const listHeight = charted
-    ? Math.min(listWant, Math.max(2, Math.floor(body / 4)))
+    ? Math.min(listWant, Math.max(listFloor, Math.floor(body / 4)))
     : body >= listWant + detailWant
       ? listWant
       : focused
-        ? Math.min(listWant, Math.max(2, body - detailWant))
+        ? Math.min(listWant, body, Math.max(listFloor, body - Math.ceil(detailWant / 2)))
         : Math.min(listWant, body);
   const chartLines = charted ? zoomChart(state, port.id, width, body - listHeight, display) : [];
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ptp };

@@ -14,6 +14,8 @@ export interface GridShape {
   rows: number;
   labelWidth: number;
   valueWidth: number;
+  /** Set when a one-column grid is too tall for its pane: the fields of each line, one or two (see pairLines). */
+  paired?: Field[][];
 }
 
 /** Narrowest value column worth adding a grid column for (long values then end in an ellipsis). */
@@ -32,6 +34,10 @@ export function gridShape(fields: readonly Field[], width: number, maxValueWidth
   const valueWidth = Math.max(Math.min(natural, maxValueWidth), whole);
   const fit = (value: number) => Math.floor((width + FIELD_GAP) / (labelWidth + 1 + value + FIELD_GAP));
   const naturalColumns = Math.max(1, Math.min(fields.length, fit(valueWidth)));
+  if (naturalColumns === 1 && fields.length > height) {
+    const paired = pairLines(fields, width, labelWidth, height);
+    if (paired) return { columns: 2, rows: paired.length, labelWidth, valueWidth, paired };
+  }
   const most = Math.max(1, Math.min(fields.length, fit(Math.max(Math.min(valueWidth, MIN_VALUE_WIDTH), whole))));
   let columns = naturalColumns;
   while (Math.ceil(fields.length / columns) > height && columns < most) columns++;
@@ -40,8 +46,58 @@ export function gridShape(fields: readonly Field[], width: number, maxValueWidth
   return { columns, rows, labelWidth, valueWidth };
 }
 
+/** The value width of each half of a paired line. */
+function halfValueWidth(width: number, labelWidth: number): number {
+  return Math.floor((width - FIELD_GAP) / 2) - labelWidth - 1;
+}
+
+/**
+ * A one-column grid that is a few lines too tall for its pane: neighbouring fields share a line
+ * (in reading order) until the lines fit `height`. First only fields whose values both fit half
+ * the width; if that is not enough, neighbours from the start whatever their width (a cut value
+ * beats a hidden field), but never a whole value that would be cut.
+ * The column-by-column squeeze it replaces cut every value of its first column while its last
+ * column left lines empty. Null when even pairing cannot bring the fields into `height` lines.
+ */
+export function pairLines(fields: readonly Field[], width: number, labelWidth: number, height: number): Field[][] | null {
+  const half = halfValueWidth(width, labelWidth);
+  if (half < 1 || fields.length > 2 * height) return null;
+  const fitsHalf = (f: Field) => lineWidth(f.value) <= half;
+  let lines: Field[][] = fields.map((f) => [f]);
+  const merge = (may: (a: Field, b: Field) => boolean) => {
+    const out: Field[][] = [];
+    for (const [i, line] of lines.entries()) {
+      const prev = out[out.length - 1];
+      const [a, b] = [prev?.[0], line[0]];
+      if (out.length + lines.length - i > height && prev?.length === 1 && line.length === 1 && a && b && may(a, b)) prev.push(b);
+      else out.push([...line]);
+    }
+    lines = out;
+  };
+  merge((a, b) => fitsHalf(a) && fitsHalf(b));
+  if (lines.length > height) {
+    lines = fields.map((f) => [f]);
+    merge((a, b) => (fitsHalf(a) || !a.whole) && (fitsHalf(b) || !b.whole));
+  }
+  return lines.length <= height ? lines : null;
+}
+
+function fieldCells(field: Field, labelWidth: number, valueWidth: number, ellipsis: string): Line {
+  const label = cell(field.label.padEnd(labelWidth + 1 - (stringWidth(field.label) - field.label.length)), 'muted');
+  return [label, ...(field.whole ? fitLineMiddle(field.value, valueWidth, ellipsis) : fitLine(field.value, valueWidth, ellipsis))];
+}
+
 export function gridLines(fields: readonly Field[], width: number, maxValueWidth: number, ellipsis: string, height?: number): Line[] {
   const shape = gridShape(fields, width, maxValueWidth, height);
+  if (shape.paired) {
+    const half = halfValueWidth(width, shape.labelWidth);
+    return shape.paired.map(([a, b]) => {
+      if (!b) return fitLine(fieldCells(a!, shape.labelWidth, width - shape.labelWidth - 1, ellipsis), width, ellipsis);
+      const left = fieldCells(a!, shape.labelWidth, half, ellipsis);
+      const pad = half + shape.labelWidth + 1 - lineWidth(left) + FIELD_GAP;
+      return fitLine([...left, cell(' '.repeat(pad)), ...fieldCells(b, shape.labelWidth, half, ellipsis)], width, ellipsis);
+    });
+  }
   // Columns share the whole width: values get what the labels and gaps leave.
   const share = Math.floor((width - (shape.columns - 1) * FIELD_GAP) / shape.columns);
   const valueWidth = Math.max(1, share - shape.labelWidth - 1);
