@@ -77,7 +77,7 @@ const nothing = (): LastKnownData => ({ sections: [], ports: [] });
  * (the first run) is no state and no warning; every other problem is one warning and no state.
  */
 export function loadCheckState(path: string, device: string, nowMs: number, maxAgeMs: number): LoadedState {
-  const ignored = (why: string): LoadedState => ({ data: nothing(), warnings: [`synctop check: --state-file ${sanitizePath(path)} ignored: ${why}`] });
+  const ignored = (why: string): LoadedState => ({ data: nothing(), warnings: [`synctop: warning: --state-file ${sanitizePath(path)} ignored: ${why}`] });
   let text: string;
   try {
     text = readBoundedFile(path, MAX_STATE_BYTES, { regularOnly: true, noFollow: true });
@@ -113,7 +113,7 @@ export function loadCheckState(path: string, device: string, nowMs: number, maxA
   }
   const total = sectionNames.filter((n) => state.sections[n]).length + state.ports.length;
   const kept = data.sections.length + data.ports.length;
-  const warnings = total > 0 && kept === 0 ? [`synctop check: --state-file ${sanitizePath(path)} ignored: its data is older than --state-max-age (${maxAgeMs / 1000} s)`] : [];
+  const warnings = total > 0 && kept === 0 ? [`synctop: warning: --state-file ${sanitizePath(path)} ignored: its data is older than --state-max-age (${maxAgeMs / 1000} s)`] : [];
   return { data, warnings };
 }
 
@@ -143,7 +143,7 @@ export function checkStateText(data: LastKnownData, device: string, nowMs: numbe
  */
 export function saveCheckState(path: string, text: string): string | null {
   const shown = sanitizePath(path);
-  const failed = (why: string) => `synctop check: --state-file ${shown} not saved: ${why}`;
+  const failed = (why: string) => `synctop: warning: --state-file ${shown} not saved: ${why}`;
   try {
     const st = lstatSync(path);
     if (st.isSymbolicLink()) return failed('it is a symbolic link, which synctop does not follow or replace');

@@ -30,6 +30,9 @@ afterEach(async () => {
   for (const s of sims.splice(0)) await s.close();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+beforeAll(() => {
+  if (!existsSync(bin)) execSync('npm run build --silent', { cwd: root, stdio: 'ignore' });
+}, 60_000);
 
 async function sim(): Promise<Simulator> {
   const s = await startSimulator({ scenario: 'healthy' });
@@ -68,10 +71,6 @@ describe('parseStateMaxAge', () => {
 });
 
 describe('the real binary, twice: the PTP endpoint stalls between the runs', () => {
-  beforeAll(() => {
-    if (!existsSync(bin)) execSync('npm run build --silent', { cwd: root, stdio: 'ignore' });
-  }, 60_000);
-
   it('stays CRITICAL with the last known offsets marked stale; without --state-file it is WARNING', async () => {
     const device = await sim();
     const file = stateFile();
@@ -115,6 +114,16 @@ describe('the real binary, twice: the PTP endpoint stalls between the runs', () 
 });
 
 describe('runCheck --state-file against the simulated device', () => {
+  it('bad usage is UNKNOWN: a bad --state-max-age, a state file for several devices', async () => {
+    const device = await sim();
+    const bad = await check(device.url, { stateFile: stateFile(), stateMaxAge: '1d' });
+    expect(bad.code).toBe(3);
+    expect(bad.line).toMatch(/^SYNCTOP UNKNOWN - --state-max-age takes a positive time/);
+    const fleet = await runBin(['check', device.url, device.url, '--state-file', stateFile()]);
+    expect(fleet.code).toBe(3);
+    expect(fleet.stdout).toMatch(/^SYNCTOP UNKNOWN - --state-file keeps the memory of one device/);
+  });
+
   it('an unreachable device keeps the last known data in the file, and its findings in the verdict', async () => {
     const device = await sim();
     const file = stateFile();
