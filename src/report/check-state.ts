@@ -136,6 +136,17 @@ export function checkStateText(data: LastKnownData, device: string, nowMs: numbe
   return `${JSON.stringify(state)}\n`;
 }
 
+/** Why the state could not be written, per error code. */
+const writeFailures: Record<string, string> = {
+  ENOENT: 'no such directory',
+  ENOTDIR: 'no such directory',
+  EACCES: 'permission denied (its directory must be writable)',
+  EPERM: 'permission denied (its directory must be writable)',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EISDIR: 'it is a directory',
+};
+
 /**
  * Writes `text` to FILE atomically; a warning sentence when it could not (the check's result
  * stands either way). FILE itself must be a regular file or absent: a symbolic link or anything
@@ -168,7 +179,7 @@ export function saveCheckState(path: string, text: string): string | null {
     } catch {
       // Never created, or already renamed.
     }
-    const code = (err as NodeJS.ErrnoException).code;
-    return failed(code === 'ENOSPC' ? 'no space left on the device' : code === 'EACCES' || code === 'EPERM' ? 'permission denied (the directory must be writable)' : (code ?? 'write error'));
+    const code = (err as NodeJS.ErrnoException).code ?? '';
+    return failed(Object.hasOwn(writeFailures, code) ? writeFailures[code]! : code || 'write error');
   }
 }

@@ -141,6 +141,13 @@ describe('runCheck --state-file against the simulated device', () => {
     expect(after.ports).toEqual(saved.ports);
   });
 
+  it('a state that cannot be written costs one warning, not the check', async () => {
+    const device = await sim();
+    const out = await check(device.url, { stateFile: join(dir, 'no-such-dir', 'state.json') });
+    expect(out.code).toBe(0);
+    expect(out.warnings).toEqual([expect.stringMatching(/--state-file .*state\.json not saved: no such directory$/)]);
+  });
+
   it('last known data older than --state-max-age is dropped, with one warning', async () => {
     const device = await sim();
     const file = stateFile();
