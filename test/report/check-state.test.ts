@@ -2,18 +2,15 @@
  * `check --state-file`: the last known findings between plugin runs, over real HTTP against the
  * simulated device (the real binary run twice), and state files that are hostile input.
  */
-import { execFile, execSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { runCheck } from '../../src/report/check.js';
 import { CHECK_STATE_SCHEMA, DEFAULT_STATE_MAX_AGE_MS, MAX_STATE_BYTES, parseStateMaxAge } from '../../src/report/check-state.js';
-import { startSimulator, type Simulator } from '../../src/sim/server.js';
+import { sim as startSim, synctop as runBin, useBinary } from '../cli/binary.js';
 
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const bin = `${root}dist/synctop.js`;
+useBinary();
 const dir = mkdtempSync(join(tmpdir(), 'synctop-check-state-'));
 let fileNo = 0;
 const stateFile = () => join(dir, `state-${++fileNo}.json`);
@@ -25,30 +22,11 @@ const stateFile = () => join(dir, `state-${++fileNo}.json`);
 const CRIT = ['--ptp-warn', '1ns', '--ptp-crit', '2ns'];
 const critFlags = { ptpWarn: '1ns', ptpCrit: '2ns' };
 
-const sims: Simulator[] = [];
-afterEach(async () => {
-  for (const s of sims.splice(0)) await s.close();
-});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-beforeAll(() => {
-  if (!existsSync(bin)) execSync('npm run build --silent', { cwd: root, stdio: 'ignore' });
-}, 60_000);
 
-async function sim(): Promise<Simulator> {
-  const s = await startSimulator({ scenario: 'healthy' });
-  sims.push(s);
-  return s;
-}
+const sim = () => startSim({ scenario: 'healthy' });
 
 const check = (url: string, flags: Record<string, unknown> = {}) => runCheck({ args: [url], flags: { color: true, timeout: 2000, ...flags }, env: {} });
-
-function runBin(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { timeout: 15_000 }, (err, stdout, stderr) => {
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : null) : 0, stdout, stderr });
-    });
-  });
-}
 
 /** The reasons of a plugin line, one per finding. */
 const reasons = (line: string) => (/^SYNCTOP \w+ - ([^|]*?)(?: \| |$)/.exec(line)?.[1] ?? '').split('; ');
