@@ -23,8 +23,9 @@ const kinds: [(s: ReturnType<typeof fstatSync>) => boolean, string][] = [
   [(s) => s.isCharacterDevice() || s.isBlockDevice(), 'a device'],
 ];
 
-export function readBoundedFile(path: string, maxBytes: number, opts: { regularOnly?: boolean } = {}): string {
-  const fd = openSync(path, opts.regularOnly ? constants.O_RDONLY | constants.O_NONBLOCK : constants.O_RDONLY);
+export function readBoundedFile(path: string, maxBytes: number, opts: { regularOnly?: boolean; noFollow?: boolean } = {}): string {
+  // noFollow: a symbolic link fails with ELOOP (a link planted in a shared directory is not read through).
+  const fd = openSync(path, constants.O_RDONLY | (opts.regularOnly ? constants.O_NONBLOCK : 0) | (opts.noFollow ? constants.O_NOFOLLOW : 0));
   try {
     if (opts.regularOnly) {
       const stat = fstatSync(fd);

@@ -66,6 +66,9 @@ const help = `
                          they replace --ptp-warn/--ptp-crit; write --warning=-1:1 for a leading -
     perfdata             ntp_offset (s), ptp_portN_offset (s), gnss_rxN_satellites,
                          ntp_sources_reachable; thresholds refer to the absolute offset
+    --state-file FILE    keep the last known data between runs: a section that cannot be
+                         read keeps its findings, marked "(stale 5m)" (FILE: 0600, atomic)
+    --state-max-age T    last known data older than this is dropped (3600, 30m, 2h; 1h)
 
   export
     --listen HOST:PORT   where it is served, e.g. 127.0.0.1:9469 or [::1]:9469 (required)
@@ -115,6 +118,8 @@ const flagSpec = {
   faults: { type: 'string' },
   warning: { type: 'string', shortFlag: 'w' },
   critical: { type: 'string', shortFlag: 'c' },
+  stateFile: { type: 'string' },
+  stateMaxAge: { type: 'string' },
   listen: { type: 'string' },
   concurrency: { type: 'number' },
   allowTarget: { type: 'string', isMultiple: true },
@@ -412,6 +417,7 @@ async function fleetCommand(mode: 'live' | 'once' | 'check'): Promise<void> {
 async function check(): Promise<void> {
   const { runCheck } = await import('./report/check.js');
   const outcome = await runCheck({ args: rest, flags: flags as Parameters<typeof runCheck>[0]['flags'], env: process.env });
+  for (const warning of outcome.warnings ?? []) process.stderr.write(`${warning}\n`);
   process.stdout.write(`${outcome.line}\n`);
   process.exitCode = outcome.code;
 }

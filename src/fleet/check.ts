@@ -31,6 +31,8 @@ export function perfPrefix(name: string): string {
 export async function runFleetCheck(args: string[], flags: CommonFlags & { config?: string; all?: boolean; warning?: string; critical?: string } & Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<CheckOutcome> {
   const unknown = Object.keys(flags).filter((k) => k !== 'all' && !checkFlagNames.has(k) && given(flags[k]));
   if (unknown.length > 0) return unknownOutcome(`check does not take --${unknown[0]!.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}; see synctop --help`);
+  // A state file holds one device's last known data: one check per device keeps its own.
+  if (given(flags.stateFile) || given(flags.stateMaxAge)) return unknownOutcome('--state-file keeps the memory of one device: give each device its own check and state file');
   let limits: CheckLimits[];
   let targets;
   try {

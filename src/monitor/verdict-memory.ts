@@ -52,6 +52,12 @@ export interface KnownSnapshot {
   dataAt: number[];
 }
 
+/** What VerdictMemory knows of the data, outside it: a check run hands it to the next one. */
+export interface LastKnownData {
+  sections: { name: SectionName; value: Section<unknown>; at: number }[];
+  ports: { value: PtpPort; at: number }[];
+}
+
 export class VerdictMemory {
   private readonly sections = new Map<SectionName, Known<Section<unknown>>>();
   private readonly ports = new Map<number, Known<PtpPort>>();
@@ -96,11 +102,19 @@ export class VerdictMemory {
    * findings of the last known data of what cannot, marked stale; each with its first-seen time.
    */
   evaluate(snapshot: Snapshot, at: number, thresholds?: Thresholds, context: HealthContext = {}): LiveVerdict {
-    const current = evaluateHealth(snapshot, thresholds, context);
+    return this.evaluateWith(snapshot, at, (s) => evaluateHealth(s, thresholds, context));
+  }
+
+  /**
+   * `evaluate` with another judge of one snapshot (check's -w/-c ranges wrap the rule table):
+   * the judge runs on what can be read and on the last known data, as the rule table does.
+   */
+  evaluateWith(snapshot: Snapshot, at: number, judge: (s: Snapshot) => { findings: readonly Finding[] }): LiveVerdict {
+    const current = judge(snapshot);
     const known = this.known(snapshot);
-    let findings: TrackedFinding[] = current.findings;
+    let findings: TrackedFinding[] = [...current.findings];
     if (known.dataAt.length > 0) {
-      findings = withLastKnown(current.findings, evaluateHealth(known.snapshot, thresholds, context).findings, Math.min(...known.dataAt));
+      findings = withLastKnown(current.findings, judge(known.snapshot).findings, Math.min(...known.dataAt));
     }
     this.remember(snapshot, at);
     const tracked = this.track(findings, snapshot, at);
@@ -112,6 +126,20 @@ export class VerdictMemory {
     if (!section.ok || this.sections.get(name)?.value === section) return;
     this.sections.set(name, { value: section, at });
     if (name === 'ptp') for (const p of (section as Snapshot['ptp'] & { ok: true }).data.ports) if (p.ok) this.ports.set(p.id, { value: p, at });
+  }
+
+  /** The last known data of each section and PTP port, with its time (check --state-file saves it). */
+  lastKnown(): LastKnownData {
+    return {
+      sections: [...this.sections].map(([name, k]) => ({ name, value: k.value, at: k.at })),
+      ports: [...this.ports.values()].map((k) => ({ value: k.value, at: k.at })),
+    };
+  }
+
+  /** Takes last known data kept elsewhere (a check's state file) as its own, times included. */
+  restore(data: LastKnownData): void {
+    for (const s of data.sections) if (s.value.ok) this.sections.set(s.name, { value: s.value, at: s.at });
+    for (const p of data.ports) if (p.value.ok) this.ports.set(p.value.id, { value: p.value, at: p.at });
   }
 
   /**

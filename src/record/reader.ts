@@ -59,7 +59,7 @@ function issuePath(path: readonly PropertyKey[]): string {
 }
 
 /** A recorded data section with its lists cut like a live answer's. */
-function capRecorded(section: RecordingEntry['section'], data: Record<string, unknown>): Record<string, unknown> {
+export function capRecorded(section: RecordingEntry['section'], data: Record<string, unknown>): Record<string, unknown> {
   const capped: CappedList[] = Array.isArray(data.capped) ? capList(data.capped as CappedList[], LIST_CAPS.cappedLists, 'cut lists', []) : [];
   const lists: Record<RecordingEntry['section'], [key: string, max: number, what: string][]> = {
     ntp: [['sources', LIST_CAPS.ntpSources, 'NTP sources']],

@@ -18,6 +18,9 @@ import type { Snapshot } from '../model/snapshot.js';
 import { formatOffset } from '../model/units.js';
 import { pollOnce } from '../monitor/once.js';
 import { evaluateHealth, severityRank, subjects, type Finding, type Severity, type Thresholds, type Verdict } from '../monitor/health.js';
+import { VerdictMemory, type LiveVerdict, type TrackedFinding } from '../monitor/verdict-memory.js';
+import { ageText } from '../view/time.js';
+import { checkStateText, loadCheckState, parseStateMaxAge, saveCheckState } from './check-state.js';
 import { formatRange, parsePluginRange, perfNumber, rangeAlerts, upperLimit, type PluginRange } from './plugin-range.js';
 
 export type CheckStatus = 'OK' | 'WARNING' | 'CRITICAL' | 'UNKNOWN';
@@ -35,6 +38,8 @@ export interface CheckLimits {
 export interface CheckOutcome {
   line: string;
   code: 0 | 1 | 2 | 3;
+  /** Sentences for stderr (the state file's problems); the line and code stand alone. */
+  warnings?: string[];
 }
 
 const NS_PER_S = 1e9;
@@ -157,16 +162,23 @@ function oneLine(text: string): string {
   return text.replace(/[\r\n]+/g, ' ').replace(/\|/g, '/');
 }
 
-export function formatCheckLine(snapshot: Snapshot, verdict: Verdict, limits: CheckLimits): string {
-  const reasons = verdict.findings.length > 0 ? verdict.findings.map((f) => f.message).join('; ') : 'all checks passed';
+/** A finding's words; one that rests on last known data says how old it is: "(stale 5m)". */
+function reason(f: TrackedFinding, nowMs: number): string {
+  return f.staleDataAt === undefined ? f.message : `${f.message} (stale ${ageText(f.staleDataAt, nowMs)})`;
+}
+
+export function formatCheckLine(snapshot: Snapshot, verdict: Verdict | LiveVerdict, limits: CheckLimits, nowMs = Date.now()): string {
+  const reasons = verdict.findings.length > 0 ? verdict.findings.map((f) => reason(f, nowMs)).join('; ') : 'all checks passed';
   const perf = perfdata(snapshot, limits).map(formatPerf).join(' ');
   return `SYNCTOP ${statusOf[verdict.severity]} - ${oneLine(reasons)}${perf ? ` | ${perf}` : ''}`;
 }
 
-export function checkOutcome(snapshot: Snapshot, limits: CheckLimits): CheckOutcome {
-  const verdict = checkVerdict(snapshot, limits);
+export function checkOutcome(snapshot: Snapshot, limits: CheckLimits, memory?: VerdictMemory): CheckOutcome {
+  const at = Date.parse(snapshot.takenAt);
+  // With a memory (--state-file), what cannot be read is judged on its last known data, stale.
+  const verdict = memory ? memory.evaluateWith(snapshot, at, (s) => checkVerdict(s, limits)) : checkVerdict(snapshot, limits);
   const status = statusOf[verdict.severity];
-  return { line: formatCheckLine(snapshot, verdict, limits), code: checkExitCodes[status] };
+  return { line: formatCheckLine(snapshot, verdict, limits, at), code: checkExitCodes[status] };
 }
 
 export function unknownOutcome(message: string): CheckOutcome {
@@ -190,6 +202,8 @@ export class RangeFlagError extends Error {}
 export interface CheckFlags extends CommonFlags {
   warning?: string;
   critical?: string;
+  stateFile?: string;
+  stateMaxAge?: string;
 }
 
 /**
@@ -200,6 +214,7 @@ export interface CheckFlags extends CommonFlags {
 export const checkFlagNames: ReadonlySet<string> = new Set([
   'timeout', 'ptpPorts', 'header', 'tokenFile', 'cookieFile', 'insecure', 'ca', 'pinSha256', 'color',
   'ptpWarn', 'ptpCrit', 'ntpWarn', 'ntpCrit', 'minSats', 'ptpMaxAge', 'utcMaxDiff', 'frozenAfter', 'warning', 'critical', 'config',
+  'stateFile', 'stateMaxAge',
 ]);
 
 export interface CheckInput {
@@ -217,7 +232,9 @@ export async function runCheck(input: CheckInput): Promise<CheckOutcome> {
   if (extra.length > 0) return unknownOutcome(`unexpected argument ${quoteArgument(extra[0]!)}; see synctop --help`);
   let config: Config;
   let limits: CheckLimits;
+  let stateMaxAgeMs: number;
   try {
+    stateMaxAgeMs = parseStateMaxAge(input.flags.stateMaxAge);
     config = resolveTarget(url, input.flags, input.env, { oneShot: true });
     const ptpWarn = parseRangeFlag(input.flags.warning, '-w');
     const ptpCrit = parseRangeFlag(input.flags.critical, '-c');
@@ -229,8 +246,23 @@ export async function runCheck(input: CheckInput): Promise<CheckOutcome> {
   const client = new DeviceClient({ baseUrl: config.connection.url, ...config.connection });
   try {
     // --timeout bounds the whole check, as monitoring systems expect of a plugin.
+    const statePath = input.flags.stateFile;
+    if (statePath === undefined) {
+      const snapshot = await pollOnce(client, { ptpPorts: config.ptpPorts, showSecrets: false, budgetMs: config.connection.timeoutMs });
+      return checkOutcome(snapshot, limits);
+    }
+    const memory = new VerdictMemory();
+    const loaded = loadCheckState(statePath, client.baseUrl, Date.now(), stateMaxAgeMs);
+    memory.restore(loaded.data);
     const snapshot = await pollOnce(client, { ptpPorts: config.ptpPorts, showSecrets: false, budgetMs: config.connection.timeoutMs });
-    return checkOutcome(snapshot, limits);
+    const outcome = checkOutcome(snapshot, limits, memory);
+    // The memory keeps what this run could not read (an unreachable device changes nothing in
+    // it), so the state saved is the last known data, never an empty answer.
+    const known = memory.lastKnown();
+    const saveWarning = known.sections.length + known.ports.length > 0 ? saveCheckState(statePath, checkStateText(known, client.baseUrl, Date.parse(snapshot.takenAt))) : null;
+    // One line about the file: a file ignored as a link or not a regular file is not written either.
+    const warnings = loaded.warnings.length > 0 ? loaded.warnings : saveWarning ? [saveWarning] : [];
+    return warnings.length > 0 ? { ...outcome, warnings } : outcome;
   } catch (err) {
     return unknownOutcome(`internal error: ${(err as Error)?.message ?? String(err)}`);
   } finally {
