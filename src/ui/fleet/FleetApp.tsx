@@ -23,7 +23,7 @@ import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../view/fleet-events.js';
 import { fleetColumns, fleetRows, fleetSummary, gmAgreement, gmDisagreementLine, type FleetMember } from '../../view/fleet-rows.js';
-import { keyLabel } from '../keys.js';
+import { keyLabel, splitKeys } from '../keys.js';
 import { fleetBindings, fleetCommandFor, fleetUiReducer, initialFleetUi, type FleetAction, type FleetUiState } from './fleet-keys.js';
 import { replayText } from '../../view/header.js';
 
@@ -66,11 +66,16 @@ export function FleetApp(props: FleetAppProps) {
   const latest = useRef({ order: rows.map((r) => r.name), events: events.length });
   latest.current = { order: rows.map((r) => r.name), events: events.length };
   const act = useCallback((action: FleetAction) => setUi((s) => fleetUiReducer(s, action, latest.current.order, latest.current.events)), []);
+  // Keys that arrive in one chunk (`j` then Enter typed fast, or over a slow SSH link) act one
+  // after another, as in the single-device view; each action applies to the state the previous
+  // one left (setUi's updater).
   const onInput = useCallback(
     (input: string, key: Key) => {
-      const command = fleetCommandFor(input, key);
-      if (command?.type === 'quit') onQuit();
-      else if (command) act(command);
+      for (const [one, k] of splitKeys(input, key)) {
+        const command = fleetCommandFor(one, k);
+        if (command?.type === 'quit') return onQuit();
+        if (command) act(command);
+      }
     },
     [act, onQuit],
   );
