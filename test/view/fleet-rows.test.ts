@@ -7,7 +7,7 @@ import { defaultThresholds } from '../../src/monitor/health.js';
 import { fleetUiReducer, initialFleetUi } from '../../src/ui/fleet/fleet-keys.js';
 import { lineText } from '../../src/view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../src/view/fleet-events.js';
-import { fleetRows, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
+import { fleetAge, fleetOffset, fleetRowCache, fleetRows, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
 import { glyphsFor } from '../../src/view/theme.js';
 import { emptyState, healthyState, NOW, unreachableState } from '../ui/fixtures.js';
 
@@ -35,6 +35,56 @@ describe('fleetStatus', () => {
     ['warning', () => withVerdict('warning'), 'warning'],
     ['critical', () => withVerdict('critical'), 'critical'],
   ])('%s', (_, make, status) => expect(fleetStatus(make())).toBe(status));
+});
+
+describe('fleetOffset: two significant digits (in the unit style of the panes), so a row does not change with every answer', () => {
+  it.each<[number | null, string]>([
+    [232, '+230ns'],
+    [228, '+230ns'],
+    [19, '+19ns'],
+    [-1234, '-1.20µs'],
+    [1_250_000, '+1.30ms'],
+    [0, '+0ns'],
+    [null, '-'],
+  ])('%s ns -> %s', (ns, text) => expect(fleetOffset(ns, false)).toBe(text));
+});
+
+describe('fleetAge: "<Ns" while answers keep coming, the seconds once they stop', () => {
+  const at = (intervalMs: number, ageMs: number, unreachable = false) => {
+    const s = unreachable ? unreachableState() : healthyState();
+    s.intervalMs = intervalMs;
+    s.lastUpdateAt = NOW - ageMs;
+    return s;
+  };
+  it.each<[string, MonitorState, string]>([
+    ['fresh at 2 s', at(2000, 1500), '<4s'],
+    ['fresh at 1 s', at(1000, 1900), '<2s'],
+    ['two intervals behind at 2 s', at(2000, 4000), '4s'],
+    ['a minute behind', at(1000, 61_000), '61s'],
+    ['not answering, just now', at(1000, 500, true), '0s'],
+  ])('%s', (_, state, text) => expect(fleetAge(state, NOW)).toBe(text));
+  it('is "-" before any answer', () => expect(fleetAge(emptyState(), NOW)).toBe('-'));
+});
+
+describe('fleetRowCache', () => {
+  it('keeps a row while its state and its age text stay, and rebuilds it when either changes', () => {
+    const rowsOf = fleetRowCache();
+    const a = withVerdict('ok');
+    a.intervalMs = 2000;
+    a.lastUpdateAt = NOW;
+    const b = withVerdict('warning');
+    const members = [
+      { name: 'a', state: a },
+      { name: 'b', state: b },
+    ];
+    const first = rowsOf(members, NOW, 'name', opts);
+    const again = rowsOf(members, NOW + 1000, 'name', opts);
+    expect(again[0]).toBe(first[0]);
+    expect(rowsOf(members, NOW + 9000, 'name', opts)[0]).not.toBe(first[0]);
+    const answered = rowsOf([{ name: 'a', state: { ...a } }, members[1]!], NOW + 9000, 'name', opts);
+    expect(answered[1]).toBe(rowsOf(members, NOW + 9000, 'name', opts)[1]);
+    expect(answered.map((r) => lineText(Object.values(r.cells)))).toEqual(fleetRows(members, NOW + 9000, 'name', opts).map((r) => lineText(Object.values(r.cells))));
+  });
 });
 
 describe('sortFleetRows', () => {
