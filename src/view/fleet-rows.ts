@@ -7,7 +7,7 @@
  */
 import type { MonitorState } from '../monitor/state.js';
 import { severityRank, type Severity } from '../monitor/health.js';
-import { seriesKey } from '../monitor/history.js';
+import { seriesKey, type Ring } from '../monitor/history.js';
 import { sectionNames } from '../monitor/store.js';
 import { formatOffset } from '../model/units.js';
 import type { Cell, Line } from './cell.js';
@@ -177,13 +177,37 @@ export function fleetRow(member: FleetMember, index: number, now: number, opts: 
       ptpOffset: cell(worst ? fleetOffset(worst.ns, opts.ascii) : '-', worst ? undefined : 'muted'),
       ntp: ntpCell(state, opts.ascii),
       gnss: gnssCell(state),
-      spark: cell(worst ? sparkline(state.history.values(seriesKey.ptpOffset(worst.id)).map(absOrNull), SPARK_WIDTH, opts.glyphs.sparkRamp, { floor: 0 }) : '', 'accent'),
+      spark: cell(worst ? sparkline(trendPoints(state.history.get(seriesKey.ptpOffset(worst.id)), state.intervalMs), SPARK_WIDTH, opts.glyphs.sparkRamp, { floor: 0 }) : '', 'accent'),
       gm: cell(deviceGm(state) ?? '-', deviceGm(state) ? undefined : 'muted'),
     },
   };
 }
 
-const absOrNull = (v: number | null) => (v === null ? null : Math.abs(v));
+/** Polls per point of a row's trend. */
+export const TREND_STEP = 5;
+
+/**
+ * A row's trend: the largest |offset| of each step of TREND_STEP intervals, the steps aligned
+ * on the clock (so every row moves on at the same moment), the last SPARK_WIDTH steps. A point
+ * per poll would shift the whole sparkline with every answer, most of the fleet view's bytes;
+ * this way it shifts once per step and in between only the last point may rise.
+ */
+export function trendPoints(ring: Ring | undefined, intervalMs: number): (number | null)[] {
+  if (!ring) return [];
+  const step = Math.max(1, intervalMs) * TREND_STEP;
+  const { times, values } = ring.samples();
+  const points = new Map<number, number | null>();
+  for (let i = 0; i < times.length; i++) {
+    const bucket = Math.floor(times[i]! / step);
+    if (!Number.isFinite(bucket)) continue;
+    const v = Math.abs(values[i]!);
+    const was = points.get(bucket) ?? null;
+    points.set(bucket, Number.isNaN(v) ? was : Math.max(was ?? 0, v));
+  }
+  if (points.size === 0) return [];
+  const last = Math.max(...points.keys());
+  return Array.from({ length: SPARK_WIDTH }, (_, i) => points.get(last - SPARK_WIDTH + 1 + i) ?? null);
+}
 
 export type FleetSort = 'severity' | 'name';
 export const fleetSorts: readonly FleetSort[] = ['severity', 'name'];

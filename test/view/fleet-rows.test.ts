@@ -7,8 +7,9 @@ import { defaultThresholds } from '../../src/monitor/health.js';
 import { fleetUiReducer, initialFleetUi } from '../../src/ui/fleet/fleet-keys.js';
 import { lineText } from '../../src/view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../src/view/fleet-events.js';
-import { fleetAge, fleetOffset, fleetRowCache, fleetRows, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
+import { fleetAge, fleetOffset, fleetRowCache, fleetRows, SPARK_WIDTH, TREND_STEP, trendPoints, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
 import { glyphsFor } from '../../src/view/theme.js';
+import { Ring } from '../../src/monitor/history.js';
 import { emptyState, healthyState, NOW, unreachableState } from '../ui/fixtures.js';
 
 const opts = { ascii: false, glyphs: glyphsFor(false) };
@@ -64,6 +65,28 @@ describe('fleetAge: "<Ns" while answers keep coming, the seconds once they stop'
     ['not answering, just now', at(1000, 500, true), '0s'],
   ])('%s', (_, state, text) => expect(fleetAge(state, NOW)).toBe(text));
   it('is "-" before any answer', () => expect(fleetAge(emptyState(), NOW)).toBe('-'));
+});
+
+describe('trendPoints: one point per TREND_STEP polls, aligned on the clock', () => {
+  const step = 1000 * TREND_STEP;
+  const ring = (samples: [number, number | null][]) => {
+    const r = new Ring(120);
+    for (const [at, v] of samples) r.push(v, at);
+    return r;
+  };
+  it.each<[string, [number, number | null][], (number | null)[]]>([
+    ['nothing', [], []],
+    ['the largest |offset| of a step', [[0, 5], [1000, -9], [2000, 3]], [...Array(SPARK_WIDTH - 1).fill(null), 9]],
+    ['a new step, a new point', [[step - 1000, -4], [step, 2], [step + 1000, null]], [...Array(SPARK_WIDTH - 2).fill(null), 4, 2]],
+    ['a step without answers is a gap', [[0, 1], [2 * step, 3]], [...Array(SPARK_WIDTH - 3).fill(null), 1, null, 3]],
+  ])('%s', (_, samples, points) => expect(trendPoints(ring(samples), 1000)).toEqual(samples.length ? points : []));
+  it('does not move while the answers of one step come in', () => {
+    const r = ring([[0, 5]]);
+    const before = trendPoints(r, 1000).length;
+    r.push(1, 1000);
+    expect(trendPoints(r, 1000)).toHaveLength(before);
+    expect(trendPoints(r, 1000).at(-1)).toBe(5);
+  });
 });
 
 describe('fleetRowCache', () => {
