@@ -7,7 +7,7 @@
  */
 import type { MonitorState } from '../monitor/state.js';
 import { severityRank, type Severity } from '../monitor/health.js';
-import { seriesKey } from '../monitor/history.js';
+import { seriesKey, type Ring } from '../monitor/history.js';
 import { sectionNames } from '../monitor/store.js';
 import { formatOffset } from '../model/units.js';
 import type { Cell, Line } from './cell.js';
@@ -112,7 +112,29 @@ function ntpCell(state: MonitorState, ascii: boolean): Cell {
   if (!data) return cell(state.ntp.error ? 'unreadable' : '-', state.ntp.error ? 'bad' : 'muted');
   const best = data.sources.find((s) => s.isSyncSource);
   if (!best) return cell(data.overallStatus === 'Synchronized' ? 'synced' : 'not synced', data.overallStatus === 'Synchronized' ? 'ok' : 'bad');
-  return cell(`${best.name} ${formatOffset(best.offsetNs, { ascii })}`);
+  return cell(`${best.name} ${fleetOffset(best.offsetNs, ascii)}`);
+}
+
+/**
+ * An offset at the fleet's precision: two significant digits ("+230ns", "-1.20µs"). A row is a
+ * glance at the order of magnitude; the third digit wanders with every answer and would redraw
+ * the row each time (the single-device panes show the full figure).
+ */
+export function fleetOffset(ns: number | null, ascii: boolean): string {
+  if (ns === null || !Number.isFinite(ns) || ns === 0) return formatOffset(ns, { ascii });
+  return formatOffset(Number(ns.toPrecision(2)), { ascii });
+}
+
+/**
+ * The age of the last answer. While answers keep coming (younger than two intervals, at least
+ * 2 s) it reads "<Ns", which does not change from one second to the next; beyond that, the
+ * seconds count as everywhere else, so a device falling behind shows at once.
+ */
+export function fleetAge(state: MonitorState, now: number): string {
+  if (state.lastUpdateAt === null) return '-';
+  const fresh = Math.max(2, Math.ceil((2 * state.intervalMs) / 1000));
+  if (!state.unreachable && now - state.lastUpdateAt < fresh * 1000) return `<${fresh}s`;
+  return ageText(state.lastUpdateAt, now);
 }
 
 function gnssCell(state: MonitorState): Cell {
@@ -141,7 +163,7 @@ export function fleetRow(member: FleetMember, index: number, now: number, opts: 
   const status = fleetStatus(state);
   const worst = worstPtpOffset(state);
   const word = statusWords[status];
-  const age = state.lastUpdateAt === null ? '-' : ageText(state.lastUpdateAt, now);
+  const age = fleetAge(state, now);
   return {
     name: member.name,
     status,
@@ -152,16 +174,40 @@ export function fleetRow(member: FleetMember, index: number, now: number, opts: 
       finding: findingCell(state, status, now),
       age: cell(age, state.unreachable ? 'bad' : 'muted'),
       ptp: ptpCell(state),
-      ptpOffset: cell(worst ? formatOffset(worst.ns, { ascii: opts.ascii }) : '-', worst ? undefined : 'muted'),
+      ptpOffset: cell(worst ? fleetOffset(worst.ns, opts.ascii) : '-', worst ? undefined : 'muted'),
       ntp: ntpCell(state, opts.ascii),
       gnss: gnssCell(state),
-      spark: cell(worst ? sparkline(state.history.values(seriesKey.ptpOffset(worst.id)).map(absOrNull), SPARK_WIDTH, opts.glyphs.sparkRamp, { floor: 0 }) : '', 'accent'),
+      spark: cell(worst ? sparkline(trendPoints(state.history.get(seriesKey.ptpOffset(worst.id)), state.intervalMs), SPARK_WIDTH, opts.glyphs.sparkRamp, { floor: 0 }) : '', 'accent'),
       gm: cell(deviceGm(state) ?? '-', deviceGm(state) ? undefined : 'muted'),
     },
   };
 }
 
-const absOrNull = (v: number | null) => (v === null ? null : Math.abs(v));
+/** Polls per point of a row's trend. */
+export const TREND_STEP = 5;
+
+/**
+ * A row's trend: the largest |offset| of each step of TREND_STEP intervals, the steps aligned
+ * on the clock (so every row moves on at the same moment), the last SPARK_WIDTH steps. A point
+ * per poll would shift the whole sparkline with every answer, most of the fleet view's bytes;
+ * this way it shifts once per step and in between only the last point may rise.
+ */
+export function trendPoints(ring: Ring | undefined, intervalMs: number): (number | null)[] {
+  if (!ring) return [];
+  const step = Math.max(1, intervalMs) * TREND_STEP;
+  const { times, values } = ring.samples();
+  const points = new Map<number, number | null>();
+  for (let i = 0; i < times.length; i++) {
+    const bucket = Math.floor(times[i]! / step);
+    if (!Number.isFinite(bucket)) continue;
+    const v = Math.abs(values[i]!);
+    const was = points.get(bucket) ?? null;
+    points.set(bucket, Number.isNaN(v) ? was : Math.max(was ?? 0, v));
+  }
+  if (points.size === 0) return [];
+  const last = Math.max(...points.keys());
+  return Array.from({ length: SPARK_WIDTH }, (_, i) => points.get(last - SPARK_WIDTH + 1 + i) ?? null);
+}
 
 export type FleetSort = 'severity' | 'name';
 export const fleetSorts: readonly FleetSort[] = ['severity', 'name'];
@@ -181,6 +227,27 @@ export function fleetRows(members: readonly FleetMember[], now: number, by: Flee
     members.map((m, i) => fleetRow(m, i, now, opts)),
     by,
   );
+}
+
+/**
+ * fleetRows that keeps each device's row while its state and the clock's visible effect on it
+ * (the age, the outage's "since") are unchanged: the per-second render of fifty rows then
+ * rebuilds only the rows whose device answered, and unchanged rows stay the same objects.
+ */
+export function fleetRowCache(): (members: readonly FleetMember[], now: number, by: FleetSort, opts: FleetViewOptions) => FleetRow[] {
+  const kept = new Map<string, { state: MonitorState; index: number; opts: FleetViewOptions; clock: string; row: FleetRow }>();
+  return (members, now, by, opts) => {
+    const rows = members.map((m, i) => {
+      const clock = `${fleetAge(m.state, now)}|${m.state.unreachable ? ageText(m.state.unreachable.since, now) : ''}`;
+      const old = kept.get(m.name);
+      if (old && old.state === m.state && old.index === i && old.opts === opts && old.clock === clock) return old.row;
+      const row = fleetRow(m, i, now, opts);
+      kept.set(m.name, { state: m.state, index: i, opts, clock, row });
+      return row;
+    });
+    if (kept.size > members.length) for (const name of kept.keys()) if (!members.some((m) => m.name === name)) kept.delete(name);
+    return sortFleetRows(rows, by);
+  };
 }
 
 /** Which grandmaster each device follows; more than one identity in the fleet is a finding. */

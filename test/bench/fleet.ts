@@ -1,6 +1,8 @@
 /**
  * The fleet view's figures: 50 simulated devices at --interval 2 in a 120x40 terminal.
  *
+ * The 50 simulators run in a child process of their own, so neither figure includes their work.
+ *
  * - the real binary in a pseudo-terminal: CPU % of one core, RSS, bytes/s to the terminal over
  *   a steady window;
  * - in this process, through the same runLiveMonitor path: Ink's render time per frame
@@ -8,6 +10,8 @@
  *   after it (each frame reads every device's latest state), which must stay under one interval.
  */
 import { FakeIn, FakeOut } from '../ui/fake-terminal.js';
+import { exited } from './exporter.js';
+import { simFleet } from './probe.js';
 import { spawnPty, processSample } from './pty.js';
 
 export interface FleetBenchRow {
@@ -38,8 +42,8 @@ function terminal(columns: number, rows: number): NodeJS.WriteStream {
 }
 
 export async function benchFleet(bin: string, progress: (m: string) => void): Promise<FleetBenchRow[]> {
-  const { startSimulator } = await import('../../src/sim/server.js');
-  const sims = await Promise.all(Array.from({ length: DEVICES }, () => startSimulator({ scenario: 'healthy' })));
+  const sim = await simFleet(DEVICES);
+  const sims = sim.urls.map((url) => ({ url }));
   const rows: FleetBenchRow[] = [];
   try {
     progress(`fleet: the binary with ${DEVICES} devices at --interval ${INTERVAL_S}, 120x40, ${WINDOW_S} s window`);
@@ -116,7 +120,8 @@ export async function benchFleet(bin: string, progress: (m: string) => void): Pr
       met: worst < INTERVAL_S * 1000,
     });
   } finally {
-    await Promise.all(sims.map((s) => s.close()));
+    sim.child.send('close');
+    await exited(sim.child);
   }
   return rows;
 }

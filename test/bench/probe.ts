@@ -50,7 +50,8 @@ const quantile = (xs: number[], q: number) => {
 };
 const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-function simFleet(devices: number): Promise<{ child: ChildProcess; urls: string[] }> {
+/** N simulated devices in a child process of their own (their CPU is not the measured one's). */
+export function simFleet(devices: number): Promise<{ child: ChildProcess; urls: string[] }> {
   const child = fork(SIM_FLEET, ['--sim-fleet', String(devices), 'healthy'], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve) => {
     child.on('message', (m: unknown) => {

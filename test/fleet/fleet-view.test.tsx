@@ -123,4 +123,17 @@ describe('the fleet view against five simulated devices', () => {
     await press('1');
     await waitFor((s) => rowsOf(s).order.length === 5, 'the rows');
   });
+
+  it('acts on every key of a chunk: j and Enter together open the next device', async () => {
+    const before = rowsOf(frame());
+    const next = before.order[before.order.indexOf(before.selected ?? before.order[0]!) + 1]!;
+    await press('j\r');
+    const screen = await waitFor((s) => new RegExp(`@${next}`).test(s) && /NTP/.test(s), `the full monitor of ${next}`);
+    expect(screen).not.toMatch(/synctop fleet/);
+    await press('\x1b');
+    await waitFor((s) => rowsOf(s).selected === next, 'the fleet view with the next device selected');
+    // Two moves in one chunk move twice.
+    await press('kk');
+    await waitFor((s) => rowsOf(s).selected === before.order[before.order.indexOf(next) - 2], 'two rows up');
+  });
 });

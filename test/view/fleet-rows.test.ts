@@ -7,8 +7,9 @@ import { defaultThresholds } from '../../src/monitor/health.js';
 import { fleetUiReducer, initialFleetUi } from '../../src/ui/fleet/fleet-keys.js';
 import { lineText } from '../../src/view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../src/view/fleet-events.js';
-import { fleetRows, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
+import { fleetAge, fleetOffset, fleetRowCache, fleetRows, SPARK_WIDTH, TREND_STEP, trendPoints, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
 import { glyphsFor } from '../../src/view/theme.js';
+import { Ring } from '../../src/monitor/history.js';
 import { emptyState, healthyState, NOW, unreachableState } from '../ui/fixtures.js';
 
 const opts = { ascii: false, glyphs: glyphsFor(false) };
@@ -35,6 +36,78 @@ describe('fleetStatus', () => {
     ['warning', () => withVerdict('warning'), 'warning'],
     ['critical', () => withVerdict('critical'), 'critical'],
   ])('%s', (_, make, status) => expect(fleetStatus(make())).toBe(status));
+});
+
+describe('fleetOffset: two significant digits (in the unit style of the panes), so a row does not change with every answer', () => {
+  it.each<[number | null, string]>([
+    [232, '+230ns'],
+    [228, '+230ns'],
+    [19, '+19ns'],
+    [-1234, '-1.20µs'],
+    [1_250_000, '+1.30ms'],
+    [0, '+0ns'],
+    [null, '-'],
+  ])('%s ns -> %s', (ns, text) => expect(fleetOffset(ns, false)).toBe(text));
+});
+
+describe('fleetAge: "<Ns" while answers keep coming, the seconds once they stop', () => {
+  const at = (intervalMs: number, ageMs: number, unreachable = false) => {
+    const s = unreachable ? unreachableState() : healthyState();
+    s.intervalMs = intervalMs;
+    s.lastUpdateAt = NOW - ageMs;
+    return s;
+  };
+  it.each<[string, MonitorState, string]>([
+    ['fresh at 2 s', at(2000, 1500), '<4s'],
+    ['fresh at 1 s', at(1000, 1900), '<2s'],
+    ['two intervals behind at 2 s', at(2000, 4000), '4s'],
+    ['a minute behind', at(1000, 61_000), '61s'],
+    ['not answering, just now', at(1000, 500, true), '0s'],
+  ])('%s', (_, state, text) => expect(fleetAge(state, NOW)).toBe(text));
+  it('is "-" before any answer', () => expect(fleetAge(emptyState(), NOW)).toBe('-'));
+});
+
+describe('trendPoints: one point per TREND_STEP polls, aligned on the clock', () => {
+  const step = 1000 * TREND_STEP;
+  const ring = (samples: [number, number | null][]) => {
+    const r = new Ring(120);
+    for (const [at, v] of samples) r.push(v, at);
+    return r;
+  };
+  it.each<[string, [number, number | null][], (number | null)[]]>([
+    ['nothing', [], []],
+    ['the largest |offset| of a step', [[0, 5], [1000, -9], [2000, 3]], [...Array(SPARK_WIDTH - 1).fill(null), 9]],
+    ['a new step, a new point', [[step - 1000, -4], [step, 2], [step + 1000, null]], [...Array(SPARK_WIDTH - 2).fill(null), 4, 2]],
+    ['a step without answers is a gap', [[0, 1], [2 * step, 3]], [...Array(SPARK_WIDTH - 3).fill(null), 1, null, 3]],
+  ])('%s', (_, samples, points) => expect(trendPoints(ring(samples), 1000)).toEqual(samples.length ? points : []));
+  it('does not move while the answers of one step come in', () => {
+    const r = ring([[0, 5]]);
+    const before = trendPoints(r, 1000).length;
+    r.push(1, 1000);
+    expect(trendPoints(r, 1000)).toHaveLength(before);
+    expect(trendPoints(r, 1000).at(-1)).toBe(5);
+  });
+});
+
+describe('fleetRowCache', () => {
+  it('keeps a row while its state and its age text stay, and rebuilds it when either changes', () => {
+    const rowsOf = fleetRowCache();
+    const a = withVerdict('ok');
+    a.intervalMs = 2000;
+    a.lastUpdateAt = NOW;
+    const b = withVerdict('warning');
+    const members = [
+      { name: 'a', state: a },
+      { name: 'b', state: b },
+    ];
+    const first = rowsOf(members, NOW, 'name', opts);
+    const again = rowsOf(members, NOW + 1000, 'name', opts);
+    expect(again[0]).toBe(first[0]);
+    expect(rowsOf(members, NOW + 9000, 'name', opts)[0]).not.toBe(first[0]);
+    const answered = rowsOf([{ name: 'a', state: { ...a } }, members[1]!], NOW + 9000, 'name', opts);
+    expect(answered[1]).toBe(rowsOf(members, NOW + 9000, 'name', opts)[1]);
+    expect(answered.map((r) => lineText(Object.values(r.cells)))).toEqual(fleetRows(members, NOW + 9000, 'name', opts).map((r) => lineText(Object.values(r.cells))));
+  });
 });
 
 describe('sortFleetRows', () => {

@@ -12,18 +12,17 @@ import { Box, useInput } from 'ink';
 import type { MonitorController } from '../../monitor/state.js';
 import { formatDuration } from '../../model/units.js';
 import { App } from '../App.js';
-import { useSecondTick } from '../hooks/useSecondTick.js';
 import { useTerminalSize } from '../hooks/useTerminalSize.js';
 import type { Size } from '../layout.js';
 import { coalesceRoutineUpdates } from '../terminal/render-cadence.js';
 import { DisplayContext, makeDisplay, useDisplay } from '../widgets/Display.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import { Table } from '../widgets/Table.js';
-import type { Line } from '../../view/cell.js';
+import type { Cell, Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../view/fleet-events.js';
-import { fleetColumns, fleetRows, fleetSummary, gmAgreement, gmDisagreementLine, type FleetMember } from '../../view/fleet-rows.js';
-import { keyLabel } from '../keys.js';
+import { fleetColumns, fleetRowCache, fleetSummary, gmAgreement, gmDisagreementLine, type FleetMember, type FleetRow } from '../../view/fleet-rows.js';
+import { keyLabel, splitKeys } from '../keys.js';
 import { fleetBindings, fleetCommandFor, fleetUiReducer, initialFleetUi, type FleetAction, type FleetUiState } from './fleet-keys.js';
 import { replayText } from '../../view/header.js';
 
@@ -55,22 +54,65 @@ export function FleetApp(props: FleetAppProps) {
   const { devices, color, ascii, size, onQuit } = props;
   const display = useMemo(() => makeDisplay(color, ascii), [color, ascii]);
   const terminal = useTerminalSize(size);
-  useSecondTick();
   const [ui, setUi] = useState<FleetUiState>(initialFleetUi);
   const clock = props.now ?? devices[0]?.controller.now ?? Date.now;
-  const now = clock();
-  const members: FleetMember[] = devices.map((d) => ({ name: d.name, state: d.controller.getState() }));
-  const rows = fleetRows(members, now, ui.sort, display);
+  const rowsOf = useMemo(() => fleetRowCache(), []);
+  const [, setTick] = useState(0);
+
+  // Everything the rows pane shows, and its text: the per-second check compares that text with
+  // the frame on screen and renders only when it differs, so a second in which no row's text
+  // changed (no answer, or answers that read the same) costs no render and no bytes.
+  const view = (now: number) => {
+    const members: FleetMember[] = devices.map((d) => ({ name: d.name, state: d.controller.getState() }));
+    const rows = rowsOf(members, now, ui.sort, display);
+    const gm = gmAgreement(members);
+    const disagreement = gmDisagreementLine(gm);
+    const state0 = members[0]?.state;
+    const header: Line[] = [
+      [
+        cell('synctop fleet', 'title', true),
+        cell(` ${display.glyphs.separator} `, 'muted'),
+        cell(`every ${formatDuration((state0?.intervalMs ?? 0) / 1000)}`, 'muted'),
+        cell(` ${display.glyphs.separator} `, 'muted'),
+        state0?.replay ? cell(replayText(state0.replay, display.glyphs, state0.paused), 'accent', true) : cell(`${display.glyphs.live} LIVE`, 'ok', true),
+        cell(` ${display.glyphs.separator} `, 'muted'),
+        cell(`sorted by ${ui.sort}`, 'muted'),
+      ],
+      fleetSummary(rows, gm, display.glyphs),
+      ...(disagreement ? [disagreement] : []),
+    ];
+    // The timeline and the opened monitor keep their own pace: the timeline renders every
+    // second (its ages move), the opened monitor has its own tick.
+    const shown = ui.open !== null ? 'open' : ui.pane === 'events' ? `events ${now}` : viewText(header, rows);
+    return { members, rows, header, shown };
+  };
+  const latestView = useRef(view);
+  latestView.current = view;
+  const onScreen = useRef<string | null>(null);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      if (latestView.current(clock()).shown !== onScreen.current) setTick((n) => (n + 1) % 1_000_000);
+    }, 1000);
+    return () => clearInterval(timer);
+  }, [clock]);
+
+  const { members, rows, header, shown } = view(clock());
+  onScreen.current = shown;
   const events = ui.pane === 'events' ? mergedEvents(members, FLEET_EVENT_LIMIT) : [];
 
   const latest = useRef({ order: rows.map((r) => r.name), events: events.length });
   latest.current = { order: rows.map((r) => r.name), events: events.length };
   const act = useCallback((action: FleetAction) => setUi((s) => fleetUiReducer(s, action, latest.current.order, latest.current.events)), []);
+  // Keys that arrive in one chunk (`j` then Enter typed fast, or over a slow SSH link) act one
+  // after another, as in the single-device view; each action applies to the state the previous
+  // one left (setUi's updater).
   const onInput = useCallback(
     (input: string, key: Key) => {
-      const command = fleetCommandFor(input, key);
-      if (command?.type === 'quit') onQuit();
-      else if (command) act(command);
+      for (const [one, k] of splitKeys(input, key)) {
+        const command = fleetCommandFor(one, k);
+        if (command?.type === 'quit') return onQuit();
+        if (command) act(command);
+      }
     },
     [act, onQuit],
   );
@@ -89,22 +131,6 @@ export function FleetApp(props: FleetAppProps) {
   }
 
   const selected = Math.max(0, ui.selected === null ? 0 : rows.findIndex((r) => r.name === ui.selected));
-  const gm = gmAgreement(members);
-  const disagreement = gmDisagreementLine(gm);
-  const state0 = members[0]?.state;
-  const header: Line[] = [
-    [
-      cell('synctop fleet', 'title', true),
-      cell(` ${display.glyphs.separator} `, 'muted'),
-      cell(`every ${formatDuration((state0?.intervalMs ?? 0) / 1000)}`, 'muted'),
-      cell(` ${display.glyphs.separator} `, 'muted'),
-      state0?.replay ? cell(replayText(state0.replay, display.glyphs, state0.paused), 'accent', true) : cell(`${display.glyphs.live} LIVE`, 'ok', true),
-      cell(` ${display.glyphs.separator} `, 'muted'),
-      cell(`sorted by ${ui.sort}`, 'muted'),
-    ],
-    fleetSummary(rows, gm, display.glyphs),
-    ...(disagreement ? [disagreement] : []),
-  ];
   const width = terminal.columns;
   const bodyHeight = Math.max(0, terminal.rows - header.length - 1);
   return (
@@ -124,6 +150,12 @@ export function FleetApp(props: FleetAppProps) {
       </Box>
     </DisplayContext.Provider>
   );
+}
+
+/** The text of the rows pane: the header lines and every row's cells, with their styles. */
+function viewText(header: readonly Line[], rows: readonly FleetRow[]): string {
+  const line = (cells: readonly Cell[]) => cells.map((c) => `${c.token ?? ''}${c.bold ? '*' : ''}:${c.text}`).join('\t');
+  return [...header.map(line), ...rows.map((r) => line(fleetColumns.map((c) => r.cells[c.key])))].join('\n');
 }
 
 /** The selected device's full monitor; Esc or Backspace comes back. */

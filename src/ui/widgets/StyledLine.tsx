@@ -19,7 +19,7 @@ import { Tinted } from './Tinted.js';
  * is one terminal line in a box that hides overflow. The segments inside stay `Tinted` Texts
  * (nested, so Ink styles them as before). test/soak proves the heap stays flat.
  */
-export const StyledLine = memo(function StyledLine({ line, width, inverse }: { line: Line; width: number; inverse?: boolean }) {
+export const StyledLine = memo(function StyledLine({ line, width, inverse }: StyledLineProps) {
   const { glyphs } = useDisplay();
   const fitted = fitLine(line, width, glyphs.ellipsis);
   return (
@@ -35,4 +35,18 @@ export const StyledLine = memo(function StyledLine({ line, width, inverse }: { l
       )}
     </Box>
   );
-});
+}, sameLine);
+
+type StyledLineProps = { line: Line; width: number; inverse?: boolean };
+
+/**
+ * Props equal by content: callers build each frame's lines afresh, so comparing the segments
+ * lets React skip the rows whose text and styles did not change (most rows of a table).
+ */
+function sameLine(a: StyledLineProps, b: StyledLineProps): boolean {
+  if (a.width !== b.width || a.inverse !== b.inverse || a.line.length !== b.line.length) return false;
+  return a.line.every((c, i) => {
+    const d = b.line[i]!;
+    return c.text === d.text && c.token === d.token && c.bold === d.bold;
+  });
+}
