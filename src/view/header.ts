@@ -42,9 +42,9 @@ export function statusLine(state: MonitorState, glyphs: Glyphs): Line {
  * "● LIVE" in the verdict's colour (green only when all is well), "! NO ANSWER" while the device
  * does not answer: the status line never looks well while the verdict is not.
  */
-export function liveMark(state: Pick<MonitorState, 'unreachable' | 'verdict'>, glyphs: Glyphs): Cell {
+export function liveMark(state: Pick<MonitorState, 'unreachable' | 'verdict' | 'ntp' | 'gnss' | 'ptp' | 'alarm'>, glyphs: Glyphs): Cell {
   if (state.unreachable) return cell('! NO ANSWER', 'bad', true);
-  return cell(`${glyphs.live} LIVE`, verdictStyles[state.verdict.severity].token, true);
+  return cell(`${glyphs.live} LIVE`, judged(state) ? verdictStyles[state.verdict.severity].token : 'muted', true);
 }
 
 /** "no answer since 14:02:11, retrying in 8s - connection refused ..." */
@@ -60,7 +60,12 @@ export function outageBanner(state: MonitorState, nowMs: number, ascii: boolean)
 }
 
 /** "! CRITICAL": the health verdict's word, with its symbol so it survives NO_COLOR. */
-export function verdictBadge(state: Pick<MonitorState, 'verdict'>): Cell {
+/** Every section has had its first result: before that there is no verdict, and none is claimed. */
+export const judged = (state: Pick<MonitorState, 'ntp' | 'gnss' | 'ptp' | 'alarm'>): boolean =>
+  state.ntp.attemptedAt !== null && state.gnss.attemptedAt !== null && state.ptp.attemptedAt !== null && state.alarm.attemptedAt !== null;
+
+export function verdictBadge(state: Pick<MonitorState, 'verdict' | 'ntp' | 'gnss' | 'ptp' | 'alarm'>): Cell {
+  if (!judged(state)) return cell('- NO VERDICT YET', 'muted', true);
   const style = verdictStyles[state.verdict?.severity ?? 'ok'];
   return cell(`${style.symbol} ${style.word}`, style.token, true);
 }

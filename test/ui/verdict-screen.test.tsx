@@ -130,6 +130,19 @@ describe('the header follows the verdict', () => {
     fine.unmount();
   });
 
+  it('before every section has had its first result there is no verdict, and the header claims none', async () => {
+    const waiting = healthyState();
+    waiting.verdict = { severity: 'ok', findings: [] };
+    waiting.ptp = { data: null, receivedAt: null, error: null, errorSince: null, attemptedAt: null };
+    const app = await renderApp(waiting, { color: true });
+    const [status, verdict] = app.frame().split('\n');
+    expect(stripAnsi(verdict!)).toMatch(/^- NO VERDICT YET · /);
+    expect(stripAnsi(verdict!)).not.toMatch(/\bOK\b/);
+    // Not green: nothing has been judged yet.
+    expect(status).not.toMatch(/\x1b\[32m[^\x1b]*● LIVE/);
+    app.unmount();
+  });
+
   it('a section that cannot be read says "stale" with its age, in yellow at least', async () => {
     const app = await renderApp(judged(ptpAuthRefusedState()), { color: true });
     const verdict = app.frame().split('\n')[1]!;
