@@ -2,7 +2,7 @@
 import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2 } from '../model/decoders.js';
 import type { PtpPort } from '../model/snapshot.js';
 import { STATS_WINDOW, summarize } from '../monitor/stats.js';
-import { formatNumber, formatOffset, formatPpm } from '../model/units.js';
+import { formatMagnitude, formatNumber, formatOffset, formatPpm } from '../model/units.js';
 import type { Glyphs, OffsetLimits } from './theme.js';
 import { flagStyle, offsetToken, ptpSyncStates, styleOf } from './theme.js';
 import type { Line } from './cell.js';
@@ -62,7 +62,7 @@ export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions, inState: strin
     state: cell(`${style.symbol} ${style.word}`, style.token, true),
     since: cell(inState ?? '-', 'muted'),
     offset: cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits)),
-    delay: cell(off(port.meanPathDelayNs)),
+    delay: cell(formatMagnitude(port.meanPathDelayNs, { ascii: opts.ascii })),
     gm: cell(port.gmIdentity ?? '-', port.gmIdentity ? undefined : 'muted'),
     parent: cell(port.parentPortIdentity ?? '-', port.parentPortIdentity ? undefined : 'muted'),
   };
@@ -101,7 +101,7 @@ export function stepsRemovedText(value: number | null): string {
 }
 
 /** Unsigned magnitude in the offset's units: "31ns". */
-const magnitude = (ns: number, ascii: boolean) => formatOffset(Math.abs(ns), { ascii }).slice(1);
+const magnitude = (ns: number, ascii: boolean) => formatMagnitude(Math.abs(ns), { ascii });
 
 /** ptp4l's summary of the offset window: "rms 12ns max 31ns mean +2ns sd 11ns (60)". */
 export function offsetStatsText(values: readonly number[], ascii: boolean): string | null {
@@ -115,8 +115,8 @@ export function offsetStatsText(values: readonly number[], ascii: boolean): stri
 export function delayStatsText(values: readonly number[], ascii: boolean): string | null {
   const s = summarize(values.slice(-STATS_WINDOW));
   if (!s) return null;
-  const m = (ns: number) => (ns < 0 ? formatOffset(ns, { ascii }) : magnitude(ns, ascii));
-  return `mean ${m(s.mean)} sd ${magnitude(s.stddev, ascii)} min ${m(s.min)} max ${m(s.max)}`;
+  const m = (ns: number) => formatMagnitude(ns, { ascii });
+  return `mean ${m(s.mean)} sd ${m(s.stddev)} min ${m(s.min)} max ${m(s.max)}`;
 }
 
 /** What the live monitor adds to a port's detail; the plain report leaves it out. */
@@ -153,7 +153,7 @@ export function ptpPortDetail(
     { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true), cell(live.inState ? ` for ${live.inState}` : '', 'muted')] },
     { label: 'offset', value: [cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits), true), cell(spark ? ` ${spark}` : '', 'accent')] },
     ...(offsetStats ? [{ label: 'offset stats', value: [cell(offsetStats)] }] : []),
-    { label: 'path delay', value: [cell(off(port.meanPathDelayNs))] },
+    { label: 'path delay', value: [cell(formatMagnitude(port.meanPathDelayNs, { ascii: opts.ascii }))] },
     ...(delayStats ? [{ label: 'delay stats', value: [cell(delayStats)] }] : []),
     { label: 'master offset', value: [cell(off(port.masterOffsetNs))] },
     { label: 'steps removed', value: [cell(stepsRemovedText(port.stepsRemoved), port.stepsRemoved === null ? 'muted' : undefined)] },
