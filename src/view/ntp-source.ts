@@ -118,10 +118,20 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
     [
       cell(`reach ${src.reach ?? '-'}`, reachToken(src.reach)),
       cell(reachWords ? ` (${reachWords})` : '', reachToken(src.reach)),
-      cell(moved === null ? '  offset spread -' : `  offset spread ${formatMagnitude(moved, { ascii: opts.ascii })} over ${window.length} device polls`),
+      cell(spreadText(moved, window.length, opts.ascii)),
       cell(spark ? ` ${spark}` : '', 'accent'),
     ],
   ];
+}
+
+/**
+ * "offset spread 40ns over 5 device polls": a spread needs two of the device's samples; before
+ * that it says how many there are rather than "0ns".
+ */
+function spreadText(moved: number | null, samples: number, ascii: boolean): string {
+  const polls = `${samples} device poll${samples === 1 ? '' : 's'}`;
+  if (moved === null) return '  offset spread -';
+  return samples < 2 ? `  offset spread - (${polls})` : `  offset spread ${formatMagnitude(moved, { ascii })} over ${polls}`;
 }
 
 /** "* synchronized  to ntp1.example  · 4 sources"; a cut list says so: "showing 256 of 100,000 sources". */

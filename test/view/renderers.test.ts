@@ -186,7 +186,7 @@ describe('NTP source renderer', () => {
     [1024, '1024s'],
     [2 ** 17, '131072s'],
   ])('poll every %i s reads %s, never minutes; the legend names the unit', (pollSeconds, text) => {
-    expect(ntpSourceRow(ntpSource({ pollSeconds }), [], uni).poll.text).toBe(text);
+    expect(ntpSourceRow(ntpSource({ name: 'a', pollSeconds }), [], uni).poll.text).toBe(text);
     expect(lineText(ntpLegendLine(unicodeGlyphs))).toMatch(/ poll in seconds$/);
   });
 
