@@ -1,5 +1,5 @@
 /** One PTP slave port -> a list row, and -> every field of its detail. Pure. */
-import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2 } from '../model/decoders.js';
+import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2, PLAUSIBLE_RATE_OFFSET_PPM, rateOffsetImplausible } from '../model/decoders.js';
 import type { PtpPort } from '../model/snapshot.js';
 import { STATS_WINDOW, summarize } from '../monitor/stats.js';
 import { formatMagnitude, formatNumber, formatOffset, formatPpm } from '../model/units.js';
@@ -93,6 +93,15 @@ export function varianceText(value: number | null, ascii: boolean): string {
   return meaning ? `${raw} (${asciiSafe(meaning, ascii)})` : raw;
 }
 
+/**
+ * "+13.2ppb", auto-scaled; a magnitude no oscillator reaches (over 200 ppm, e.g. a raw 802.1AS
+ * cumulativeScaledRateOffset) is shown as sent and flagged, never printed as ppm.
+ */
+export function rateOffsetLine(ppm: number | null): Line {
+  if (!rateOffsetImplausible(ppm)) return [cell(formatPpm(ppm), ppm === null ? 'muted' : undefined)];
+  return [cell(formatNumber(ppm)), cell(` (not a rate offset in ppm: over ${PLAUSIBLE_RATE_OFFSET_PPM} ppm, a raw scaled value?)`, 'warn')];
+}
+
 /** "1 (directly attached to the grandmaster)". */
 export function stepsRemovedText(value: number | null): string {
   if (value === null) return '-';
@@ -157,7 +166,7 @@ export function ptpPortDetail(
     ...(delayStats ? [{ label: 'delay stats', value: [cell(delayStats)] }] : []),
     { label: 'master offset', value: [cell(off(port.masterOffsetNs))] },
     { label: 'steps removed', value: [cell(stepsRemovedText(port.stepsRemoved), port.stepsRemoved === null ? 'muted' : undefined)] },
-    { label: 'rate offset', value: [cell(formatPpm(port.cumulativeRateOffsetPpm))] },
+    { label: 'rate offset', value: rateOffsetLine(port.cumulativeRateOffsetPpm) },
     { label: 'GM present', value: [cell(`${gm.symbol} ${gm.word}`, gm.token)] },
     { label: 'GM identity', value: text(port.gmIdentity), whole: true },
     { label: 'parent port', value: text(port.parentPortIdentity), whole: true },

@@ -317,6 +317,21 @@ describe('GNSS receiver renderer', () => {
 });
 
 describe('PTP port renderer', () => {
+  // An oscillator is off by at most 100 ppm (IEEE 802.1AS B.1.1), two clocks by about 200 ppm; a raw
+  // 802.1AS cumulativeScaledRateOffset ((rateRatio - 1) x 2^41) reads in millions: shown as sent, flagged.
+  it.each<[number | null, string, string | undefined]>([
+    [0.0132, '+13.2ppb', undefined],
+    [-1.5, '-1.50ppm', undefined],
+    [200, '+200ppm', undefined],
+    [2_198_889, '2198889 (not a rate offset in ppm: over 200 ppm, a raw scaled value?)', 'warn'],
+    [-350.5, '-350.5 (not a rate offset in ppm: over 200 ppm, a raw scaled value?)', 'warn'],
+    [null, '-', undefined],
+  ])('rate offset %j reads %j', (ppm, text, flag) => {
+    const field = ptpPortDetail(ptpPort({ id: 0, cumulativeRateOffsetPpm: ppm }), [], NOW, { ...uni, sparkWidth: 3 }).find((f) => f.label === 'rate offset')!;
+    expect(lineText(field.value)).toBe(text);
+    expect(field.value[1]?.token).toBe(flag);
+  });
+
   // IEEE 1588-2008 11.3: meanPathDelay is the mean of the two one-way delays, a magnitude: no "+".
   it.each<[number, string]>([
     [1480, '1.48µs'],
