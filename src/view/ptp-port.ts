@@ -1,5 +1,5 @@
 /** One PTP slave port -> a list row, and -> every field of its detail. Pure. */
-import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2, PLAUSIBLE_RATE_OFFSET_PPM, rateOffsetImplausible } from '../model/decoders.js';
+import { decodeLastUpdate, describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2, PLAUSIBLE_RATE_OFFSET_PPM, rateOffsetImplausible } from '../model/decoders.js';
 import type { PtpPort } from '../model/snapshot.js';
 import { STATS_WINDOW, summarize } from '../monitor/stats.js';
 import { formatMagnitude, formatNumber, formatOffset, formatPpm } from '../model/units.js';
@@ -102,6 +102,22 @@ export function rateOffsetLine(ppm: number | null): Line {
   return [cell(formatNumber(ppm)), cell(` (not a rate offset in ppm: over ${PLAUSIBLE_RATE_OFFSET_PPM} ppm, a raw scaled value?)`, 'warn')];
 }
 
+/**
+ * "3s ago" from lastUpdate, read in the unit its magnitude tells ("3s ago (sent in
+ * milliseconds)"); a time ahead of this computer says so rather than "0s ago", and what is no
+ * date (0, a count since boot) says that rather than "56y ago".
+ */
+export function lastUpdateLine(lastUpdate: number | null, nowMs: number): Line {
+  if (lastUpdate === null) return [cell('-', 'muted')];
+  const decoded = decodeLastUpdate(lastUpdate);
+  // The decoder's sentence starts with the value as sent: "0: never set", "3600 is no date (a time since boot?)".
+  if (decoded.atMs === null) return [cell(decoded.problem ?? `${formatNumber(lastUpdate)} is no date`, 'warn')];
+  const unit = decoded.unit ? [cell(` (sent in ${decoded.unit})`, 'muted')] : [];
+  // Whole seconds ahead, as ageText counts them: under a second is the same second.
+  if (decoded.atMs - nowMs >= 1000) return [cell(`${ageText(nowMs, decoded.atMs)} ahead of this computer`, 'warn'), ...unit];
+  return [cell(`${ageText(decoded.atMs, nowMs)} ago`), ...unit];
+}
+
 /** "1 (directly attached to the grandmaster)". */
 export function stepsRemovedText(value: number | null): string {
   if (value === null) return '-';
@@ -154,7 +170,6 @@ export function ptpPortDetail(
   const text = (s: string | null): Line => [cell(s ?? '-', s === null ? 'muted' : undefined)];
   const gm = flagStyle(port.gmPresent, ['yes', 'no']);
   const spark = sparkline(history, opts.sparkWidth, opts.glyphs.sparkRamp);
-  const updatedAgo = port.lastUpdate === null ? null : ageText(port.lastUpdate * 1000, nowMs);
   const offsetStats = live.offsets ? offsetStatsText(live.offsets, opts.ascii) : null;
   const delayStats = live.delays ? delayStatsText(live.delays, opts.ascii) : null;
   return [
@@ -174,6 +189,6 @@ export function ptpPortDetail(
     { label: 'GM accuracy', value: [cell(clockAccuracyText(port.gmClockAccuracy, opts.ascii))] },
     { label: 'GM variance', value: [cell(varianceText(port.gmOffsetScaledLogVariance, opts.ascii), port.gmOffsetScaledLogVariance === null ? 'muted' : undefined)] },
     { label: 'GM priority', value: [cell(`${formatNumber(port.gmPriority1)} / ${formatNumber(port.gmPriority2)}`)] },
-    { label: 'updated', value: updatedAgo === null ? text(null) : [cell(`${updatedAgo} ago`)] },
+    { label: 'updated', value: lastUpdateLine(port.lastUpdate, nowMs) },
   ];
 }

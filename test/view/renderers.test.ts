@@ -317,6 +317,20 @@ describe('GNSS receiver renderer', () => {
 });
 
 describe('PTP port renderer', () => {
+  // The API documents lastUpdate as a timestamp in seconds; firmwares send milliseconds, 0 or an uptime.
+  const nowS = NOW / 1000;
+  it.each<[string, number | null, string]>([
+    ['seconds, 3 s old', nowS - 3, '3s ago'],
+    ['milliseconds, 3 s old', (nowS - 3) * 1000, '3s ago (sent in milliseconds)'],
+    ['2 h ahead of this computer', nowS + 7200, '2h ahead of this computer'],
+    ['0', 0, '0: never set'],
+    ['a count since boot', 3600, '3600 is no date (a time since boot?)'],
+    ['missing', null, '-'],
+  ])('updated: lastUpdate %s reads %j', (_name, lastUpdate, text) => {
+    const field = ptpPortDetail(ptpPort({ id: 0, lastUpdate }), [], NOW, { ...uni, sparkWidth: 3 }).find((f) => f.label === 'updated')!;
+    expect(lineText(field.value)).toBe(text);
+  });
+
   // An oscillator is off by at most 100 ppm (IEEE 802.1AS B.1.1), two clocks by about 200 ppm; a raw
   // 802.1AS cumulativeScaledRateOffset ((rateRatio - 1) x 2^41) reads in millions: shown as sent, flagged.
   it.each<[number | null, string, string | undefined]>([
