@@ -353,6 +353,16 @@ export function formatOffset(ns: number | null | undefined, opts: { ascii?: bool
   return DASH;
 }
 
+/**
+ * An unsigned quantity in the offset's units, for what is a magnitude (a path delay, an error
+ * bound, a spread, a standard deviation): 850ns, 1.18µs. No "+": nothing is signed here. A
+ * negative value keeps its "-" (a negative path delay is itself a finding); null -> "-".
+ */
+export function formatMagnitude(ns: number | null | undefined, opts: { ascii?: boolean } = {}): string {
+  const text = formatOffset(ns, opts);
+  return text.startsWith('+') ? text.slice(1) : text;
+}
+
 /** Duration steps: below `below` seconds, show it this way. */
 const durationSteps: { below: number; format: (s: number) => string }[] = [
   { below: 10, format: (s) => `${+s.toFixed(2)}s` },
@@ -375,6 +385,17 @@ export function formatDuration(seconds: number | null | undefined): string {
   const step = durationSteps.find((s) => magnitude < s.below) ?? durationSteps[durationSteps.length - 1];
   const text = step ? step.format(magnitude) : DASH;
   return value < 0 && text !== '0s' ? `-${text}` : text;
+}
+
+/**
+ * A poll interval in seconds, as chronyc's users read it (`sources -v`: "Poll ... as a base-2
+ * logarithm of seconds", so 10 is 1024 s): whole seconds, `64s`, `1024s`, never rounded to
+ * minutes; sub-second intervals (negative log2) to three digits, `0.125s`. null -> "-".
+ */
+export function formatPollInterval(seconds: number | null | undefined): string {
+  const value = finiteOrNull(seconds);
+  if (value === null) return DASH;
+  return `${Number.isInteger(value) ? value : +value.toPrecision(3)}s`;
 }
 
 /** Age since an event, same compact form as a duration. */

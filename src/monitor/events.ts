@@ -105,10 +105,16 @@ export const diffs: Diff[] = [
       const out: Ev[] = [];
       const port = `PTP port ${b.id}`;
       if (a.syncState !== b.syncState) out.push({ severity: severityOfPtpState(b.syncState), section: 'ptp', message: `${port} ${a.syncState ?? '?'} -> ${b.syncState ?? '?'}` });
-      if (a.gmIdentity !== b.gmIdentity && a.gmIdentity !== null && b.gmIdentity !== null) out.push({ severity: 'warning', section: 'ptp', message: `${port} grandmaster changed ${a.gmIdentity} -> ${b.gmIdentity}` });
-      if (a.parentPortIdentity !== b.parentPortIdentity && a.parentPortIdentity !== null && b.parentPortIdentity !== null) out.push({ severity: 'warning', section: 'ptp', message: `${port} parent port changed ${a.parentPortIdentity} -> ${b.parentPortIdentity}` });
-      if (a.stepsRemoved !== b.stepsRemoved && a.stepsRemoved !== null && b.stepsRemoved !== null) out.push({ severity: 'info', section: 'ptp', message: `${port} steps removed ${a.stepsRemoved} -> ${b.stepsRemoved}` });
-      if (a.gmClockClass !== b.gmClockClass && a.gmClockClass !== null && b.gmClockClass !== null) out.push({ severity: clockClassEventSeverity(b.gmClockClass), section: 'ptp', message: `${port} grandmaster clockClass ${a.gmClockClass} -> ${b.gmClockClass}` });
+      // Without a grandmaster a port reports its own clock (G.8275.1 T-TSC: class 255, its own
+      // identity): losing or finding the grandmaster is the event, not a "switchover" to or from itself.
+      if (a.gmPresent !== null && b.gmPresent !== null && a.gmPresent !== b.gmPresent) {
+        out.push(b.gmPresent ? { severity: 'ok', section: 'ptp', message: `${port} sees a grandmaster again (${b.gmIdentity ?? '?'}, clockClass ${b.gmClockClass ?? '?'})` } : { severity: 'critical', section: 'ptp', message: `${port} lost its grandmaster (gmPresent false)` });
+      } else if (a.gmPresent !== false && b.gmPresent !== false) {
+        if (a.gmIdentity !== b.gmIdentity && a.gmIdentity !== null && b.gmIdentity !== null) out.push({ severity: 'warning', section: 'ptp', message: `${port} grandmaster changed ${a.gmIdentity} -> ${b.gmIdentity}` });
+        if (a.parentPortIdentity !== b.parentPortIdentity && a.parentPortIdentity !== null && b.parentPortIdentity !== null) out.push({ severity: 'warning', section: 'ptp', message: `${port} parent port changed ${a.parentPortIdentity} -> ${b.parentPortIdentity}` });
+        if (a.stepsRemoved !== b.stepsRemoved && a.stepsRemoved !== null && b.stepsRemoved !== null) out.push({ severity: 'info', section: 'ptp', message: `${port} steps removed ${a.stepsRemoved} -> ${b.stepsRemoved}` });
+        if (a.gmClockClass !== b.gmClockClass && a.gmClockClass !== null && b.gmClockClass !== null) out.push({ severity: clockClassEventSeverity(b.gmClockClass), section: 'ptp', message: `${port} grandmaster clockClass ${a.gmClockClass} -> ${b.gmClockClass}` });
+      }
       const ba = band(a.offsetFromMasterNs, t.ptpWarnNs, t.ptpCritNs);
       const bb = band(b.offsetFromMasterNs, t.ptpWarnNs, t.ptpCritNs);
       if (ba !== null && bb !== null && ba !== bb) out.push({ severity: bandSeverity[bb]!, section: 'ptp', message: `${port} offset ${bandWord[bb]}${bb === 0 ? ' thresholds' : ''} (${formatOffset(b.offsetFromMasterNs)})` });

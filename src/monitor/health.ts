@@ -15,7 +15,7 @@ import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '..
 import { operations } from '../api/endpoints.js';
 import { refusedEverywhere } from '../api/errors.js';
 import { lookupTable } from '../model/lookup.js';
-import { formatDuration, formatOffset } from '../model/units.js';
+import { formatDuration, formatMagnitude, formatOffset, formatPollInterval } from '../model/units.js';
 import { ntpOverallStates, ntpSourceStates, stateWord } from '../view/theme.js';
 
 export type Severity = 'ok' | 'warning' | 'critical';
@@ -358,7 +358,7 @@ export const rules: Rule[] = [
           severity: 'warning' as const,
           subject: subjects.ntpSource(src.name),
           topic: sourceTopic(src),
-          message: `NTP sync source ${src.name} last heard ${formatDuration(src.lastRxSeconds)} ago (polled every ${formatDuration(src.pollSeconds)})`,
+          message: `NTP sync source ${src.name} last heard ${formatDuration(src.lastRxSeconds)} ago (polled every ${formatPollInterval(src.pollSeconds)})`,
         })),
   },
   {
@@ -504,7 +504,7 @@ export const rules: Rule[] = [
           severity: 'warning' as const,
           subject: subjects.ptpPort(p.id),
           topic: 'ptp-delay' as const,
-          message: `${portName(p)} mean path delay negative (${formatOffset(p.meanPathDelayNs)}): timestamps or asymmetry correction are wrong`,
+          message: `${portName(p)} mean path delay negative (${formatMagnitude(p.meanPathDelayNs)}): timestamps or asymmetry correction are wrong`,
         })),
   },
   {

@@ -15,6 +15,7 @@ import {
 import { diffSnapshots } from './events.js';
 import { collectFindings, findingKey, type HealthContext, type Thresholds } from './health.js';
 import { seriesKey, type HistoryStore } from './history.js';
+import { DeviceSamples } from './samples.js';
 import { SuccessiveAnswers } from './successive.js';
 import { initialState, type MonitorState, type Reachability, type SectionState } from './state.js';
 import { findingsAtStart, healthJson, VerdictMemory } from './verdict-memory.js';
@@ -39,6 +40,8 @@ export class MonitorStore {
   private readonly successive = new SuccessiveAnswers();
   /** Epoch ms each raw finding (rule + subject, effects before merging) was first seen: the order in time of cause and effect. */
   private readonly firstSeen = new Map<string, number>();
+  /** Which answers carry a new measurement: the offset and delay series take only those. */
+  private readonly samples = new DeviceSamples();
 
   constructor(
     readonly device: string,
@@ -89,7 +92,7 @@ export class MonitorStore {
     let next: SectionState<unknown>;
     if (result.ok) {
       next = { data: result.data, receivedAt: at, error: null, errorSince: null, attemptedAt: at };
-      pushHistory(this.state.history, name, result.data, at);
+      pushHistory(this.state.history, this.samples, name, result.data, at);
     } else {
       next = { ...prev, error: result.error, errorSince: prev.error ? prev.errorSince : at, attemptedAt: at };
     }
@@ -148,18 +151,21 @@ export class MonitorStore {
   }
 }
 
-/** History series fed by each section: sparklines and statistics read them. */
-function pushHistory(history: HistoryStore, name: SectionName, data: unknown, at: number): void {
+/**
+ * History series fed by each section: sparklines, statistics and charts read them. NTP offsets
+ * and PTP offset and path delay are the device's measurements: a value only when it measured
+ * anew (see samples.ts); satellite counts are a state, one value per answer.
+ */
+function pushHistory(history: HistoryStore, samples: DeviceSamples, name: SectionName, data: unknown, at: number): void {
   if (name === 'ntp') {
-    for (const s of (data as NtpData).sources) history.push(seriesKey.ntpOffset(s.name), s.offsetNs, at);
+    for (const s of samples.newNtpSamples((data as NtpData).sources, at)) history.push(seriesKey.ntpOffset(s.name), s.offsetNs, at);
   } else if (name === 'gnss') {
     for (const r of (data as GnssData).receivers) {
       for (const [c, n] of Object.entries(r.satellites)) history.push(seriesKey.gnssCount(r.id, c), n, at);
       history.push(seriesKey.gnssTotal(r.id), r.satellitesTotal, at);
     }
   } else if (name === 'ptp') {
-    for (const p of (data as PtpData).ports) {
-      if (!p.ok) continue;
+    for (const p of samples.newPtpSamples((data as PtpData).ports)) {
       history.push(seriesKey.ptpOffset(p.id), p.offsetFromMasterNs, at);
       history.push(seriesKey.ptpDelay(p.id), p.meanPathDelayNs, at);
     }

@@ -14,7 +14,7 @@
  */
 import { decodeLastUpdate } from '../model/decoders.js';
 import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
-import { formatDuration } from '../model/units.js';
+import { formatDuration, formatPollInterval } from '../model/units.js';
 import type { MonitorEvent } from './events.js';
 import { rxName, subjects, type HealthContext, type Observation, type Thresholds } from './health.js';
 
@@ -141,7 +141,7 @@ export class SuccessiveAnswers {
     const subject = subjects.ntpSource(src.name);
     const tr = step(`source|${subject}`, JSON.stringify(src));
     if (!still(tr, FROZEN_POLLS.timestamp, Math.max(t.frozenAfterS, NTP_FROZEN_POLL_INTERVALS * src.pollSeconds))) return;
-    const message = `NTP source ${src.name} data frozen: every field identical for ${age(at, tr.since)} (polled every ${formatDuration(src.pollSeconds)})`;
+    const message = `NTP source ${src.name} data frozen: every field identical for ${age(at, tr.since)} (polled every ${formatPollInterval(src.pollSeconds)})`;
     add(`NTP source ${src.name}`, { kind: 'ntp-frozen', section: 'ntp', subject, source: src.name, message }, tr.since);
   }
 

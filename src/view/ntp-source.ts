@@ -6,7 +6,7 @@ import { formatCount } from '../model/capped.js';
 import { describeReach } from '../model/decoders.js';
 import type { NtpData, NtpSource } from '../model/snapshot.js';
 import { spread, STATS_WINDOW } from '../monitor/stats.js';
-import { formatDuration, formatNumber, formatOffset, reachBits, reachCount } from '../model/units.js';
+import { formatDuration, formatMagnitude, formatNumber, formatOffset, formatPollInterval, reachBits, reachCount } from '../model/units.js';
 import type { Glyphs, OffsetLimits, Token } from './theme.js';
 import { ntpModes, ntpOverallStates, ntpSourceStates, offsetToken, styleOf } from './theme.js';
 import type { Line } from './cell.js';
@@ -54,7 +54,7 @@ export interface NtpRenderOptions {
 /** chrony's error bound: "±450µs" ("+/-450us" in ASCII); the formatter's sign is dropped. */
 export function plusMinus(ns: number | null, ascii: boolean): string {
   if (ns === null) return '-';
-  return `${ascii ? '+/-' : '±'}${formatOffset(Math.abs(ns), { ascii }).slice(1)}`;
+  return `${ascii ? '+/-' : '±'}${formatMagnitude(Math.abs(ns), { ascii })}`;
 }
 
 /** Eight marks, oldest poll left, newest right, then the octal register as sent. */
@@ -83,18 +83,13 @@ export function ntpSourceRow(src: NtpSource, history: readonly (number | null)[]
     since: cell(opts.inState ?? '-', 'muted'),
     mode: cell(src.mode === null ? '-' : styleOf(ntpModes, src.mode).word, src.mode ? undefined : 'muted', strong),
     stratum: numeric(formatNumber(src.stratum)),
-    poll: numeric(formatDuration(src.pollSeconds)),
+    poll: numeric(formatPollInterval(src.pollSeconds)),
     reach: cell(reachMarks(src.reach, opts.glyphs), reachToken(src.reach), strong),
     lastRx: numeric(formatDuration(src.lastRxSeconds)),
     offset: cell(formatOffset(src.offsetNs, { ascii: opts.ascii }), src.offsetNs === null ? 'muted' : offsetToken(src.offsetNs, opts.limits), strong),
     error: numeric(plusMinus(src.errorNs, opts.ascii)),
     trend: cell(sparkline(history, opts.sparkWidth ?? SPARK_WIDTH, opts.glyphs.sparkRamp), 'accent'),
   };
-}
-
-/** Unsigned magnitude in the offset's units: "31.2µs". */
-function magnitude(ns: number, ascii: boolean): string {
-  return formatOffset(Math.abs(ns), { ascii }).slice(1);
 }
 
 /**
@@ -123,10 +118,20 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
     [
       cell(`reach ${src.reach ?? '-'}`, reachToken(src.reach)),
       cell(reachWords ? ` (${reachWords})` : '', reachToken(src.reach)),
-      cell(moved === null ? '  offset spread -' : `  offset spread ${magnitude(moved, opts.ascii)} over ${window.length} polls`),
+      cell(spreadText(moved, window.length, opts.ascii)),
       cell(spark ? ` ${spark}` : '', 'accent'),
     ],
   ];
+}
+
+/**
+ * "offset spread 40ns over 5 device polls": a spread needs two of the device's samples; before
+ * that it says how many there are rather than "0ns".
+ */
+function spreadText(moved: number | null, samples: number, ascii: boolean): string {
+  const polls = `${samples} device poll${samples === 1 ? '' : 's'}`;
+  if (moved === null) return '  offset spread -';
+  return samples < 2 ? `  offset spread - (${polls})` : `  offset spread ${formatMagnitude(moved, { ascii })} over ${polls}`;
 }
 
 /** "* synchronized  to ntp1.example  · 4 sources"; a cut list says so: "showing 256 of 100,000 sources". */
@@ -143,7 +148,7 @@ export function ntpStatusLine(data: NtpData): Line {
 
 /**
  * The pane's key to its marks, as `chronyc sources -v` prints one: the state symbols (from
- * the same table the rows use), the sync source mark and the reach marks.
+ * the same table the rows use), the sync source mark, the reach marks and the poll's unit.
  */
 export function ntpLegendLine(glyphs: Glyphs): Line {
   const states = Object.values(ntpSourceStates).flatMap((s) => [cell(s.symbol, s.token, true), cell(` ${s.word}  `, 'muted')]);
@@ -153,6 +158,8 @@ export function ntpLegendLine(glyphs: Glyphs): Line {
     cell(' in use  reach ', 'muted'),
     cell(`${glyphs.reachOn}${glyphs.reachOff}`, 'accent'),
     cell(' answered/missed', 'muted'),
+    // chronyc prints the poll interval as log2 (10); the column shows its seconds (1024s).
+    cell('  poll in seconds', 'muted'),
   ];
 }
 

@@ -1,8 +1,8 @@
 /** One PTP slave port -> a list row, and -> every field of its detail. Pure. */
-import { describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2 } from '../model/decoders.js';
+import { decodeLastUpdate, describeClockAccuracy, describeClockClass, describeStepsRemoved, describeVariance, hex2, PLAUSIBLE_RATE_OFFSET_PPM, rateOffsetImplausible } from '../model/decoders.js';
 import type { PtpPort } from '../model/snapshot.js';
 import { STATS_WINDOW, summarize } from '../monitor/stats.js';
-import { formatNumber, formatOffset, formatPpm } from '../model/units.js';
+import { formatMagnitude, formatNumber, formatOffset, formatPpm } from '../model/units.js';
 import type { Glyphs, OffsetLimits } from './theme.js';
 import { flagStyle, offsetToken, ptpSyncStates, styleOf } from './theme.js';
 import type { Line } from './cell.js';
@@ -62,7 +62,7 @@ export function ptpPortRow(port: PtpPort, opts: PtpRenderOptions, inState: strin
     state: cell(`${style.symbol} ${style.word}`, style.token, true),
     since: cell(inState ?? '-', 'muted'),
     offset: cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits)),
-    delay: cell(off(port.meanPathDelayNs)),
+    delay: cell(formatMagnitude(port.meanPathDelayNs, { ascii: opts.ascii })),
     gm: cell(port.gmIdentity ?? '-', port.gmIdentity ? undefined : 'muted'),
     parent: cell(port.parentPortIdentity ?? '-', port.parentPortIdentity ? undefined : 'muted'),
   };
@@ -93,6 +93,31 @@ export function varianceText(value: number | null, ascii: boolean): string {
   return meaning ? `${raw} (${asciiSafe(meaning, ascii)})` : raw;
 }
 
+/**
+ * "+13.2ppb", auto-scaled; a magnitude no oscillator reaches (over 200 ppm, e.g. a raw 802.1AS
+ * cumulativeScaledRateOffset) is shown as sent and flagged, never printed as ppm.
+ */
+export function rateOffsetLine(ppm: number | null): Line {
+  if (!rateOffsetImplausible(ppm)) return [cell(formatPpm(ppm), ppm === null ? 'muted' : undefined)];
+  return [cell(formatNumber(ppm)), cell(` (not a rate offset in ppm: over ${PLAUSIBLE_RATE_OFFSET_PPM} ppm, a raw scaled value?)`, 'warn')];
+}
+
+/**
+ * "3s ago" from lastUpdate, read in the unit its magnitude tells ("3s ago (sent in
+ * milliseconds)"); a time ahead of this computer says so rather than "0s ago", and what is no
+ * date (0, a count since boot) says that rather than "56y ago".
+ */
+export function lastUpdateLine(lastUpdate: number | null, nowMs: number): Line {
+  if (lastUpdate === null) return [cell('-', 'muted')];
+  const decoded = decodeLastUpdate(lastUpdate);
+  // The decoder's sentence starts with the value as sent: "0: never set", "3600 is no date (a time since boot?)".
+  if (decoded.atMs === null) return [cell(decoded.problem ?? `${formatNumber(lastUpdate)} is no date`, 'warn')];
+  const unit = decoded.unit ? [cell(` (sent in ${decoded.unit})`, 'muted')] : [];
+  // Whole seconds ahead, as ageText counts them: under a second is the same second.
+  if (decoded.atMs - nowMs >= 1000) return [cell(`${ageText(nowMs, decoded.atMs)} ahead of this computer`, 'warn'), ...unit];
+  return [cell(`${ageText(decoded.atMs, nowMs)} ago`), ...unit];
+}
+
 /** "1 (directly attached to the grandmaster)". */
 export function stepsRemovedText(value: number | null): string {
   if (value === null) return '-';
@@ -101,7 +126,7 @@ export function stepsRemovedText(value: number | null): string {
 }
 
 /** Unsigned magnitude in the offset's units: "31ns". */
-const magnitude = (ns: number, ascii: boolean) => formatOffset(Math.abs(ns), { ascii }).slice(1);
+const magnitude = (ns: number, ascii: boolean) => formatMagnitude(Math.abs(ns), { ascii });
 
 /** ptp4l's summary of the offset window: "rms 12ns max 31ns mean +2ns sd 11ns (60)". */
 export function offsetStatsText(values: readonly number[], ascii: boolean): string | null {
@@ -115,8 +140,8 @@ export function offsetStatsText(values: readonly number[], ascii: boolean): stri
 export function delayStatsText(values: readonly number[], ascii: boolean): string | null {
   const s = summarize(values.slice(-STATS_WINDOW));
   if (!s) return null;
-  const m = (ns: number) => (ns < 0 ? formatOffset(ns, { ascii }) : magnitude(ns, ascii));
-  return `mean ${m(s.mean)} sd ${magnitude(s.stddev, ascii)} min ${m(s.min)} max ${m(s.max)}`;
+  const m = (ns: number) => formatMagnitude(ns, { ascii });
+  return `mean ${m(s.mean)} sd ${m(s.stddev)} min ${m(s.min)} max ${m(s.max)}`;
 }
 
 /** What the live monitor adds to a port's detail; the plain report leaves it out. */
@@ -145,7 +170,6 @@ export function ptpPortDetail(
   const text = (s: string | null): Line => [cell(s ?? '-', s === null ? 'muted' : undefined)];
   const gm = flagStyle(port.gmPresent, ['yes', 'no']);
   const spark = sparkline(history, opts.sparkWidth, opts.glyphs.sparkRamp);
-  const updatedAgo = port.lastUpdate === null ? null : ageText(port.lastUpdate * 1000, nowMs);
   const offsetStats = live.offsets ? offsetStatsText(live.offsets, opts.ascii) : null;
   const delayStats = live.delays ? delayStatsText(live.delays, opts.ascii) : null;
   return [
@@ -153,11 +177,11 @@ export function ptpPortDetail(
     { label: 'sync state', value: [cell(`${style.symbol} ${style.word}`, style.token, true), cell(live.inState ? ` for ${live.inState}` : '', 'muted')] },
     { label: 'offset', value: [cell(off(port.offsetFromMasterNs), offsetToken(port.offsetFromMasterNs, opts.limits), true), cell(spark ? ` ${spark}` : '', 'accent')] },
     ...(offsetStats ? [{ label: 'offset stats', value: [cell(offsetStats)] }] : []),
-    { label: 'path delay', value: [cell(off(port.meanPathDelayNs))] },
+    { label: 'path delay', value: [cell(formatMagnitude(port.meanPathDelayNs, { ascii: opts.ascii }))] },
     ...(delayStats ? [{ label: 'delay stats', value: [cell(delayStats)] }] : []),
     { label: 'master offset', value: [cell(off(port.masterOffsetNs))] },
     { label: 'steps removed', value: [cell(stepsRemovedText(port.stepsRemoved), port.stepsRemoved === null ? 'muted' : undefined)] },
-    { label: 'rate offset', value: [cell(formatPpm(port.cumulativeRateOffsetPpm))] },
+    { label: 'rate offset', value: rateOffsetLine(port.cumulativeRateOffsetPpm) },
     { label: 'GM present', value: [cell(`${gm.symbol} ${gm.word}`, gm.token)] },
     { label: 'GM identity', value: text(port.gmIdentity), whole: true },
     { label: 'parent port', value: text(port.parentPortIdentity), whole: true },
@@ -165,6 +189,6 @@ export function ptpPortDetail(
     { label: 'GM accuracy', value: [cell(clockAccuracyText(port.gmClockAccuracy, opts.ascii))] },
     { label: 'GM variance', value: [cell(varianceText(port.gmOffsetScaledLogVariance, opts.ascii), port.gmOffsetScaledLogVariance === null ? 'muted' : undefined)] },
     { label: 'GM priority', value: [cell(`${formatNumber(port.gmPriority1)} / ${formatNumber(port.gmPriority2)}`)] },
-    { label: 'updated', value: updatedAgo === null ? text(null) : [cell(`${updatedAgo} ago`)] },
+    { label: 'updated', value: lastUpdateLine(port.lastUpdate, nowMs) },
   ];
 }

@@ -30,9 +30,19 @@ describe('frozen PTP data in tmux', () => {
     const frozen = await t.waitFor((s) => /~ PTP port \d data frozen: lastUpdate stuck at \d\d:\d\d:\d\d UTC for \d+s/.test(s), 'frozen warning in the header', 20_000);
     const lines = frozen.split('\n');
     expect(lines[1]).toMatch(/^~ WARNING/);
+    // The statistics count servo samples (lastUpdate moving), as ptp4l does: two more polls of the
+    // frozen port add none, so they never drift to "sd 0ns" (issue 17 item 12).
+    const stats = (screen: string) => /offset stats +(rms .*?\((\d+)\))/.exec(screen);
+    const frozenFor = (screen: string) => Number(/data frozen: lastUpdate stuck at \S+ UTC for (\d+)s/.exec(screen)?.[1] ?? Number.NaN);
+    const first = stats(frozen);
+    expect(first).not.toBeNull();
+    const later = await t.waitFor((s) => frozenFor(s) >= frozenFor(frozen) + 2, 'two more polls of the frozen port', 10_000);
+    expect(stats(later)?.[1]).toBe(first![1]);
+    expect(first![1]).not.toMatch(/sd 0ns/);
     // Recovers at 24 s: the warning leaves the header, the events say so (cut to the pane's width).
     const after = await t.waitFor((s) => /PTP port \d data moving again after \d+s/.test(s) && /^\* OK/.test(s.split('\n')[1] ?? ''), 'recovery: the event, and OK in the header', 25_000);
     expect(after.split('\n').slice(0, 3).join('\n')).not.toMatch(/frozen/);
+    await t.waitFor((s) => Number(stats(s)?.[2]) > Number(first![2]), 'new samples once the data moves', 10_000);
     for (const line of after.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
     t.keys('q');
   }, 70_000);

@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import {
   formatAge,
   formatDuration,
+  formatMagnitude,
   formatNumber,
   formatOffset,
+  formatPollInterval,
   formatPpm,
   looksLikeSample,
   parseCoordinate,
@@ -308,6 +310,45 @@ describe('formatOffset', () => {
   ])('%j -> %j (ascii %j)', (ns, text, ascii) => {
     expect(formatOffset(ns)).toBe(text);
     expect(formatOffset(ns, { ascii: true })).toBe(ascii);
+  });
+});
+
+// A path delay is a magnitude (IEEE 1588-2008 11.3: meanPathDelay = ((t2 - t1) + (t4 - t3)) / 2,
+// the mean of the two one-way delays): no "+"; a negative one keeps its "-", itself a finding.
+describe('formatMagnitude: unsigned quantities (path delay, error bound, spread)', () => {
+  it.each<[number | null, string, string]>([
+    [0, '0ns', '0ns'],
+    [850, '850ns', '850ns'],
+    [1180, '1.18µs', '1.18us'],
+    [999960, '1.00ms', '1.00ms'],
+    [2.5e9, '2.50s', '2.50s'],
+    [-50, '-50ns', '-50ns'],
+    [-1180, '-1.18µs', '-1.18us'],
+    [-0.2, '0ns', '0ns'],
+    [null, '-', '-'],
+    [Number.NaN, '-', '-'],
+  ])('%j -> %j (ascii %j)', (ns, text, ascii) => {
+    expect(formatMagnitude(ns)).toBe(text);
+    expect(formatMagnitude(ns, { ascii: true })).toBe(ascii);
+  });
+});
+
+// chronyc shows Poll as a base-2 logarithm (`sources -v`: "10" is 1024 s); synctop shows the
+// seconds it stands for, whole, never rounded into minutes ("17m" is neither form).
+describe('formatPollInterval: seconds as chronyc users read them', () => {
+  it.each<[number | null, string]>([
+    [1, '1s'],
+    [16, '16s'],
+    [64, '64s'],
+    [1024, '1024s'],
+    [2 ** 17, '131072s'],
+    [0.5, '0.5s'],
+    [2 ** -4, '0.0625s'],
+    [2 ** -10, '0.000977s'],
+    [null, '-'],
+    [Number.POSITIVE_INFINITY, '-'],
+  ])('%j -> %j', (seconds, text) => {
+    expect(formatPollInterval(seconds)).toBe(text);
   });
 });
 

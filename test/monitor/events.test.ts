@@ -40,6 +40,22 @@ describe('diffSnapshots', () => {
     expect(events).toContainEqual(expect.objectContaining({ at: 42, severity, message }));
   });
 
+  // G.8275.1 T-TSC: a port without a grandmaster reports its own clock (its identity, class 255, as
+  // the simulator's LOST port does): losing and finding the grandmaster are the events, never a
+  // "grandmaster changed" or "parent port changed" to or from the port's own clock.
+  const ownClock = (s: Snapshot) =>
+    void Object.assign(ptp(s).ports[0]!, { syncState: 'LOST', gmPresent: false, gmIdentity: '00a0c9.fffe.123456', parentPortIdentity: '00a0c9.fffe.123456-1', gmClockClass: 255, stepsRemoved: 0 });
+  it.each<[string, Snapshot, Snapshot, string[]]>([
+    ['losing the grandmaster', healthy(), edited(ownClock), ['critical PTP port 0 STABLE -> LOST', 'critical PTP port 0 lost its grandmaster (gmPresent false)']],
+    ['finding it again', edited(ownClock), healthy(), ['ok PTP port 0 LOST -> STABLE', 'ok PTP port 0 sees a grandmaster again (001122.fffe.334455, clockClass 6)']],
+    ['its own clock moving while it has none', edited(ownClock), edited((s) => {
+      ownClock(s);
+      ptp(s).ports[0]!.gmClockClass = 248;
+    }), []],
+  ])('PTP: %s', (_name, before, after, expected) => {
+    expect(diffSnapshots(before, after, 1).map((e) => `${e.severity} ${e.message}`)).toEqual(expected);
+  });
+
   it.each<[string, (s: Snapshot) => void, string]>([
     ['reach recovers', (s) => void (ntp(s).sources[1]!.reachCount = 0), 'source ntp1.example reachable again (reach 377)'],
     ['antenna back', (s) => void (gnss(s).receivers[0]!.antenna = 'open'), 'GNSS receiver 0 antenna open -> normal'],

@@ -33,4 +33,21 @@ describe('textReport', () => {
     expect(text.replace(/\n\s+/g, ' ')).toContain('or --insecure to skip verification');
     for (const line of text.split('\n')) if (!line.includes(FP)) expect(stringWidth(line)).toBeLessThanOrEqual(60);
   });
+
+  // IEEE 1588-2008 11.3: meanPathDelay is the mean of the two one-way delays, a magnitude.
+  it.each<[number, string]>([
+    [850, '850ns'],
+    [1180, '1.18µs'],
+    [-120, '-120ns'],
+  ])('--once prints a path delay of %i ns as %s in the table and the detail: no "+", a negative keeps its "-"', (ns, text) => {
+    const report = textReport(edited((s) => s.ptp.ok && (s.ptp.data.ports[0]!.meanPathDelayNs = ns)), { color: false, ascii: false, width: 100 });
+    expect(report).toMatch(new RegExp(`^0 +\\* STABLE +\\+12ns +${text.replace('+', '\\+')} 001122`, 'm'));
+    expect(report).toMatch(new RegExp(`^port 0\\n  path delay +${text}$`, 'm'));
+  });
+
+  // chronyc shows poll as log2 (10 = 1024 s): the report shows the seconds, not "17m".
+  it('--once prints the NTP poll interval in seconds', () => {
+    const report = textReport(edited((s) => s.ntp.ok && (s.ntp.data.sources[0]!.pollSeconds = 1024)), { color: false, ascii: false, width: 100 });
+    expect(report).toMatch(/^\* ◆ GPS .* 1024s ●/m);
+  });
 });

@@ -269,7 +269,10 @@ describe('PTP statistics and decoders', () => {
     const f = app.lines().join('\n');
     expect(f).toContain('reach 177 (last 8 polls: 7 ok, 1 lost)  offset spread');
     const detail = ntpSourceDetail(ntpSource({ name: 'a', reach: '377', reachCount: 8 }), [100, null, 300, 250], uni);
-    expect(lineText(detail[1]!)).toMatch(/^reach 377 \(last 8 polls: 8 ok, 0 lost\)  offset spread 200ns over 3 polls /);
+    expect(lineText(detail[1]!)).toMatch(/^reach 377 \(last 8 polls: 8 ok, 0 lost\)  offset spread 200ns over 3 device polls /);
+    // One sample has no spread yet: it says how many there are, not "0ns".
+    const one = ntpSourceDetail(ntpSource({ name: 'a', reach: '377', reachCount: 8 }), [null, 100], uni);
+    expect(lineText(one[1]!)).toMatch(/  offset spread - \(1 device poll\) /);
     app.unmount();
   });
 

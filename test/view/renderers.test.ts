@@ -5,8 +5,8 @@ import { lineText } from '../../src/view/cell.js';
 import { alarmFields, senderText } from '../../src/view/alarm.js';
 import { gnssReceiverFields, gnssSatelliteLines } from '../../src/view/gnss-receiver.js';
 import { headerLines, healthLine, outageBanner } from '../../src/view/header.js';
-import { ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/view/ntp-source.js';
-import { clockAccuracyText, clockClassText, ptpPortDetail, ptpPortRow } from '../../src/view/ptp-port.js';
+import { ntpLegendLine, ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/view/ntp-source.js';
+import { clockAccuracyText, clockClassText, delayStatsText, ptpPortDetail, ptpPortRow } from '../../src/view/ptp-port.js';
 import { sectionAge } from '../../src/view/section.js';
 import { sparkline } from '../../src/view/sparkline.js';
 import { sectionSummary } from '../../src/view/summary.js';
@@ -179,6 +179,17 @@ describe('NTP source renderer', () => {
     expect(row.poll.text).toBe('64s');
   });
 
+  // chronyc prints Poll as log2 (`sources -v`): 10 is 1024 s. The column shows seconds, and the key says so.
+  it.each<[number, string]>([
+    [16, '16s'],
+    [64, '64s'],
+    [1024, '1024s'],
+    [2 ** 17, '131072s'],
+  ])('poll every %i s reads %s, never minutes; the legend names the unit', (pollSeconds, text) => {
+    expect(ntpSourceRow(ntpSource({ name: 'a', pollSeconds }), [], uni).poll.text).toBe(text);
+    expect(lineText(ntpLegendLine(unicodeGlyphs))).toMatch(/ poll in seconds$/);
+  });
+
   it.each([
     ['Best source', '*', 'ok'],
     ['Combined with best', '+', 'ok'],
@@ -306,6 +317,46 @@ describe('GNSS receiver renderer', () => {
 });
 
 describe('PTP port renderer', () => {
+  // The API documents lastUpdate as a timestamp in seconds; firmwares send milliseconds, 0 or an uptime.
+  const nowS = NOW / 1000;
+  it.each<[string, number | null, string]>([
+    ['seconds, 3 s old', nowS - 3, '3s ago'],
+    ['milliseconds, 3 s old', (nowS - 3) * 1000, '3s ago (sent in milliseconds)'],
+    ['2 h ahead of this computer', nowS + 7200, '2h ahead of this computer'],
+    ['0', 0, '0: never set'],
+    ['a count since boot', 3600, '3600 is no date (a time since boot?)'],
+    ['missing', null, '-'],
+  ])('updated: lastUpdate %s reads %j', (_name, lastUpdate, text) => {
+    const field = ptpPortDetail(ptpPort({ id: 0, lastUpdate }), [], NOW, { ...uni, sparkWidth: 3 }).find((f) => f.label === 'updated')!;
+    expect(lineText(field.value)).toBe(text);
+  });
+
+  // An oscillator is off by at most 100 ppm (IEEE 802.1AS B.1.1), two clocks by about 200 ppm; a raw
+  // 802.1AS cumulativeScaledRateOffset ((rateRatio - 1) x 2^41) reads in millions: shown as sent, flagged.
+  it.each<[number | null, string, string | undefined]>([
+    [0.0132, '+13.2ppb', undefined],
+    [-1.5, '-1.50ppm', undefined],
+    [200, '+200ppm', undefined],
+    [2_198_889, '2198889 (not a rate offset in ppm: over 200 ppm, a raw scaled value?)', 'warn'],
+    [-350.5, '-350.5 (not a rate offset in ppm: over 200 ppm, a raw scaled value?)', 'warn'],
+    [null, '-', undefined],
+  ])('rate offset %j reads %j', (ppm, text, flag) => {
+    const field = ptpPortDetail(ptpPort({ id: 0, cumulativeRateOffsetPpm: ppm }), [], NOW, { ...uni, sparkWidth: 3 }).find((f) => f.label === 'rate offset')!;
+    expect(lineText(field.value)).toBe(text);
+    expect(field.value[1]?.token).toBe(flag);
+  });
+
+  // IEEE 1588-2008 11.3: meanPathDelay is the mean of the two one-way delays, a magnitude: no "+".
+  it.each<[number, string]>([
+    [1480, '1.48µs'],
+    [-120, '-120ns'],
+  ])('prints a path delay of %i ns as %s in the row, the detail and the delay stats', (ns, text) => {
+    const p = ptpPort({ id: 0, meanPathDelayNs: ns });
+    expect(ptpPortRow(p, uni).delay.text).toBe(text);
+    expect(lineText(ptpPortDetail(p, [], NOW, { ...uni, sparkWidth: 3 }).find((f) => f.label === 'path delay')!.value)).toBe(text);
+    expect(delayStatsText([ns, ns], false)).toBe(`mean ${text} sd 0ns min ${text} max ${text}`);
+  });
+
   it('shows every field of the selected port', () => {
     const fields = ptpPortDetail(ptpPort({ id: 0 }), [10, 12, 14], NOW, { ...uni, sparkWidth: 3 });
     const byLabel = Object.fromEntries(fields.map((f) => [f.label, lineText(f.value)]));
@@ -313,7 +364,7 @@ describe('PTP port renderer', () => {
       'port id': '0',
       'sync state': '* STABLE',
       'offset': '+12ns ▁▅█',
-      'path delay': '+1.48µs',
+      'path delay': '1.48µs',
       'master offset': '-8ns',
       'steps removed': '1 (directly attached to the grandmaster)',
       'rate offset': '+12.0ppb',
