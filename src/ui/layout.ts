@@ -96,7 +96,7 @@ export function planLayout(size: Size, focus: PaneId, zoomed: boolean, chrome: n
   const avail = Math.max(0, frameHeight - chrome);
   const mode = chooseMode(size, zoomed);
   const plan = (blocks: Block[]): LayoutPlan => ({ mode, width, frameHeight, bodyHeight: avail, blocks });
-  if (mode === 'full') return plan(fullBlocks(size, avail, needs));
+  if (mode === 'full') return plan(fullBlocks(size, avail, needs, focus));
   return plan(stackedBlocks(width, avail, focus, mode === 'zoom', needs));
 }
 
@@ -130,12 +130,15 @@ function stackedBlocks(width: number, avail: number, focus: PaneId, zoomed: bool
 }
 
 /** >= 120x40: NTP on top; GNSS over Alarm beside PTP over Events. */
-function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>): Block[] {
+function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, focus: PaneId): Block[] {
   const w = (pane: PaneId) => paneWidth(pane, size, 'full');
   const events = Math.min(needs.events.full, 1 + EVENTS_WANT_CAP);
   const bottomWant = Math.max(needs.ptp.full + events, needs.gnss.full + needs.alarm.full);
-  // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it.
-  let ntp = Math.min(needs.ntp.full, Math.max(Math.ceil(avail * 0.4), avail - bottomWant));
+  // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it;
+  // when a pane of the bottom row is focused, NTP yields down to its smallest useful height so the
+  // focused pane shows whole.
+  const ntpFloor = focus === 'ntp' ? Math.ceil(avail * 0.4) : Math.min(Math.ceil(avail * 0.4), smallestFit(needs.ntp));
+  let ntp = Math.min(needs.ntp.full, Math.max(ntpFloor, avail - bottomWant));
   let bottom = Math.max(0, avail - ntp);
   const split = (bottomRoom: number) => {
     let gnss = Math.min(needs.gnss.full, Math.max(Math.ceil(bottomRoom / 2), bottomRoom - needs.alarm.full));
@@ -167,6 +170,12 @@ function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>):
       ],
     },
   ];
+}
+
+/** The fewest lines at which a pane shows anything (its full height when it has no smaller form). */
+function smallestFit(need: PaneNeed): number {
+  for (let lines = 1; lines < need.full; lines++) if (need.fit(lines) > 0) return lines;
+  return need.full;
 }
 
 function single(pane: PaneId, width: number, height: number): Block {

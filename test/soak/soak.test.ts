@@ -69,14 +69,16 @@ describe('soak', () => {
   // One run serves both checks of the issue, to keep `npm test` short: updates through the real
   // render path with every frame drawn, and poll cycles with faults sprinkled in. The
   // poller-shaped path (four results per cycle, throttled frames) runs in `npm run soak`.
-  it('1,000 poll cycles, a fault every 50th, every frame drawn: no strings or objects retained per frame, histories and events bounded', async () => {
-    const f = await soak(['--cycles', '1000', '--warmup', '150', '--batch', '--fps', '0', '--census']);
+  // 600 cycles: ~40 s alone on this machine (each frame now carries the whole health table and
+  // the frozen-data watch); 450 measured cycles still average the census noise well under 400 B.
+  it('600 poll cycles, a fault every 50th, every frame drawn: no strings or objects retained per frame, histories and events bounded', async () => {
+    const f = await soak(['--cycles', '600', '--warmup', '150', '--batch', '--fps', '0', '--census']);
     expectBounded(f);
-    expect(f.cycles).toBe(1000);
+    expect(f.cycles).toBe(600);
     expect(f.faultsInjected).toBeGreaterThanOrEqual(8);
     // The faults did reach the panes.
     expect(f.errors).toBeGreaterThanOrEqual(f.faultsInjected / 2);
-    expect(f.framesWritten).toBeGreaterThanOrEqual(1000);
+    expect(f.framesWritten).toBeGreaterThanOrEqual(600);
     expect(f.screenFallbacks).toBe(0);
     // Retention per frame: the leak this guards against kept ~1,100 B a cycle; 400 B leaves room
     // for the noise and still fails anything that keeps a rendered row per frame.

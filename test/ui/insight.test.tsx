@@ -233,6 +233,8 @@ describe('time in state', () => {
 describe('PTP statistics and decoders', () => {
   it('shows ptp4l-style offset and delay statistics computed from the history', async () => {
     const app = await renderApp(ptpStatsState());
+    // The PTP pane focused: its detail whole (unfocused, the grid pairs fields and may cut them).
+    await app.press('3');
     const f = app.lines().join('\n');
     // offsets 3 5 7 9: rms sqrt(41) = 6.4, max 9, mean 6, sd sqrt(5) = 2.24
     expect(f).toMatch(/offset stats\s+rms 6ns max 9ns mean \+6ns sd 2ns \(4\)/);
