@@ -103,7 +103,7 @@ export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display:
   const mode = chooseMode(size, ui.zoomed);
   const width = (pane: PaneId) => paneWidth(pane, size, mode);
   return {
-    ntp: ntpPaneNeed(state, ui.ntpFilter),
+    ntp: ntpPaneNeed(state, ui.ntpFilter, width('ntp'), display.glyphs),
     gnss: gnssPaneNeed(state, width('gnss'), display, ui.gnssReceiver, now),
     ptp: ptpPaneNeed(state, width('ptp'), display, ui.ptpPort, now),
     alarm: alarmPaneNeed(state, width('alarm')),

@@ -3,7 +3,9 @@ import { stateKey } from '../../monitor/events.js';
 import type { MonitorState } from '../../monitor/state.js';
 import { seriesKey } from '../../monitor/history.js';
 import { STATS_WINDOW } from '../../monitor/stats.js';
-import { cell } from '../../view/cell.js';
+import { cell, type Line } from '../../view/cell.js';
+import { wrapLine } from '../../view/fit.js';
+import type { Glyphs } from '../../view/theme.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ntpLegendLine, ntpLiveColumns, ntpNotProvidedLine, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
 import { sectionAge, sectionErrorLine } from '../../view/section.js';
@@ -21,14 +23,30 @@ import { memoPane } from './pane-props.js';
 
 /** The selected source's detail: its state and offsets, then reach in words and offset spread. */
 const DETAIL_LINES = 2;
-/** The key to the marks and what the API does not report: shown when the pane has room left. */
-const LEGEND_LINES = 2;
+/**
+ * The key to the marks and what the API does not report, wrapped to the pane's width (never cut):
+ * shown, each whole, when the pane has room left.
+ */
+function legendBlocks(glyphs: Glyphs, width: number): Line[][] {
+  return [wrapLine(ntpLegendLine(glyphs), width, 2), wrapLine(ntpNotProvidedLine(), width, 2)];
+}
+
+/** The first blocks that fit in `lines`, whole. */
+function legendThatFits(blocks: Line[][], lines: number): Line[] {
+  const out: Line[] = [];
+  for (const block of blocks) {
+    if (out.length + block.length > lines) break;
+    out.push(...block);
+  }
+  return out;
+}
 
 /** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
-export function ntpPaneNeed(state: MonitorState, filter = ''): PaneNeed {
+export function ntpPaneNeed(state: MonitorState, filter = '', width = Infinity, glyphs?: Glyphs): PaneNeed {
   const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
   const head = 1 + (state.ntp.error ? 1 : 0) + 1;
-  const full = head + (n > 0 ? 1 + n + DETAIL_LINES + LEGEND_LINES : 0);
+  const legend = glyphs ? legendBlocks(glyphs, width).reduce((sum, b) => sum + b.length, 0) : 2;
+  const full = head + (n > 0 ? 1 + n + DETAIL_LINES + legend : 0);
   return elastic(full, n > 0 ? head + 2 : full);
 }
 
@@ -47,7 +65,8 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   // Zoomed (`z`): the table at the top, the selected source's offset over the kept history below.
   const charted = ui.zoomed && focused && sources.length > 0;
   const chartHeight = charted ? tableSpace - Math.min(1 + sources.length, Math.max(2, Math.floor(tableSpace / 4))) : 0;
-  const legendLines = charted || sources.length === 0 ? 0 : Math.max(0, Math.min(LEGEND_LINES, tableSpace - (1 + sources.length + DETAIL_LINES)));
+  const legend = charted || sources.length === 0 ? [] : legendThatFits(legendBlocks(display.glyphs, width), tableSpace - (1 + sources.length + DETAIL_LINES));
+  const legendLines = legend.length;
   const detailLines = charted || sources.length === 0 || tableSpace < 3 ? 0 : tableSpace >= 1 + sources.length + DETAIL_LINES ? DETAIL_LINES : 1;
   const opts = { ascii: display.ascii, glyphs: display.glyphs, limits: offsetLimits(state.thresholds).ntp };
   // The statistics window (the sparkline is its newest end): a frame's work never grows with the history.
@@ -76,7 +95,7 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
           {detail.map((line, i) => (
             <StyledLine key={i} line={line} width={width} />
           ))}
-          {[ntpLegendLine(display.glyphs), ntpNotProvidedLine()].slice(0, legendLines).map((line, i) => (
+          {legend.map((line, i) => (
             <StyledLine key={`l${i}`} line={line} width={width} />
           ))}
         </Box>
