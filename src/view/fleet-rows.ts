@@ -18,6 +18,7 @@ import type { Glyphs } from './theme.js';
 import { verdictStyles } from './theme.js';
 import { ageText, clockTime } from './time.js';
 import { GNSS_NO_RECEIVER_CODE } from './verdict.js';
+import { wrapLine } from './fit.js';
 
 /** One device of the fleet as the view sees it. */
 export interface FleetMember {
@@ -308,4 +309,30 @@ export function gmDisagreementLine(gm: GmAgreement): Line | null {
     cell('! GM disagreement: ', 'bad', true),
     cell([`${most!.gm} on ${most!.devices.length}`, ...others.map((g) => `${g.gm} on ${g.devices.join(', ')}`)].join('; '), 'bad'),
   ];
+}
+
+/**
+ * The selected device's findings, each whole (wrapped to `width`), for the lines the rows leave
+ * free: the row's worst finding is cut to its column, the technician reads it whole here. At most
+ * `lines` lines; the last says how many more there are when they do not all fit.
+ */
+export function selectedFindingsLines(member: FleetMember | undefined, width: number, lines: number): Line[] {
+  if (!member || lines < 2) return [];
+  const findings = member.state.verdict.findings;
+  const title: Line = [cell(`findings of ${member.name}`, 'title', true), cell(findings.length === 0 ? ': none' : ` (${findings.length}; Enter opens the device)`, 'muted')];
+  const blocks = findings.map((f) => {
+    const style = verdictStyles[f.severity];
+    return wrapLine([cell(`${style.symbol} `, style.token, true), cell(f.message, style.token)], width, 2);
+  });
+  const out: Line[] = [title];
+  for (let i = 0; i < blocks.length; i++) {
+    const rest = blocks.length - i;
+    const room = lines - out.length - (i + 1 < blocks.length ? 1 : 0);
+    if (blocks[i]!.length > room) {
+      out.push([cell(`↓ ${rest} more (Enter opens the device)`, 'muted')]);
+      break;
+    }
+    out.push(...blocks[i]!);
+  }
+  return out.slice(0, lines);
 }

@@ -7,7 +7,7 @@ import { defaultThresholds } from '../../src/monitor/health.js';
 import { fleetUiReducer, initialFleetUi } from '../../src/ui/fleet/fleet-keys.js';
 import { lineText } from '../../src/view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../src/view/fleet-events.js';
-import { fleetAge, fleetOffset, fleetRowCache, fleetRows, SPARK_WIDTH, TREND_STEP, trendPoints, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus } from '../../src/view/fleet-rows.js';
+import { fleetAge, fleetOffset, fleetRowCache, fleetRows, SPARK_WIDTH, TREND_STEP, trendPoints, fleetStatus, fleetSummary, gmAgreement, gmDisagreementLine, sortFleetRows, type FleetRow, type FleetStatus, selectedFindingsLines } from '../../src/view/fleet-rows.js';
 import { glyphsFor } from '../../src/view/theme.js';
 import { Ring } from '../../src/monitor/history.js';
 import { emptyState, healthyState, NOW, unreachableState } from '../ui/fixtures.js';
@@ -202,4 +202,30 @@ describe('fleet check line', () => {
     ["it's = 1|2", 'it_s_1_2'],
     ['x'.repeat(100), `${'x'.repeat(63)}…`],
   ])('perfPrefix(%j)', (name, prefix) => expect(perfPrefix(name)).toBe(prefix));
+});
+
+describe("the selected device's findings under the rows", () => {
+  const long = 'GNSS receiver 0 antenna open -> possibly the cause of: reference clock GPS not selectable (unreachable, reach 000)';
+  const member = (messages: string[]) => {
+    const s = withVerdict(messages.length ? 'critical' : 'ok');
+    s.verdict = { severity: messages.length ? 'critical' : 'ok', findings: messages.map((message, i) => ({ rule: `r${i}`, severity: 'critical' as const, section: 'gnss' as const, subject: `s${i}`, topic: 'gnss-antenna' as const, message })) };
+    return { name: 'gm-a', state: s };
+  };
+  const text = (lines: ReturnType<typeof selectedFindingsLines>) => lines.map((l) => l.map((c) => c.text).join(''));
+
+  it('each finding whole, wrapped to the width, never cut', () => {
+    const lines = text(selectedFindingsLines(member([long]), 40, 10));
+    expect(lines[0]).toBe('findings of gm-a (1; Enter opens the device)');
+    expect(lines.slice(1).join(' ').replace(/\s+/g, ' ')).toBe(`! ${long}`);
+    for (const l of lines.slice(1)) expect(l.length).toBeLessThanOrEqual(40);
+    expect(lines.join('')).not.toContain('…');
+  });
+
+  it('what does not fit is counted, not cut; no room, no block; none says so', () => {
+    const lines = text(selectedFindingsLines(member([long, 'PTP port 0 LOST', 'PTP port 1 LOST']), 40, 5));
+    expect(lines.length).toBeLessThanOrEqual(5);
+    expect(lines[lines.length - 1]).toMatch(/^↓ \d more \(Enter opens the device\)$/);
+    expect(selectedFindingsLines(member([long]), 80, 1)).toEqual([]);
+    expect(text(selectedFindingsLines(member([]), 80, 3))).toEqual(['findings of gm-a: none']);
+  });
 });

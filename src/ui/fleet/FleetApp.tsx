@@ -21,7 +21,7 @@ import { Table } from '../widgets/Table.js';
 import type { Cell, Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { fleetEventLine, mergedEvents } from '../../view/fleet-events.js';
-import { fleetColumns, fleetRowCache, fleetSummary, gmAgreement, gmDisagreementLine, type FleetMember, type FleetRow } from '../../view/fleet-rows.js';
+import { fleetColumns, fleetRowCache, fleetSummary, gmAgreement, gmDisagreementLine, selectedFindingsLines, type FleetMember, type FleetRow } from '../../view/fleet-rows.js';
 import { keyLabel, splitKeys } from '../keys.js';
 import { fleetBindings, fleetCommandFor, fleetUiReducer, initialFleetUi, type FleetAction, type FleetUiState } from './fleet-keys.js';
 import { replayText } from '../../view/header.js';
@@ -83,8 +83,14 @@ export function FleetApp(props: FleetAppProps) {
     ];
     // The timeline and the opened monitor keep their own pace: the timeline renders every
     // second (its ages move), the opened monitor has its own tick.
-    const shown = ui.open !== null ? 'open' : ui.pane === 'events' ? `events ${now}` : viewText(header, rows);
-    return { members, rows, header, shown };
+    // The lines the rows leave free show the selected device's findings whole.
+    const selectedAt = Math.max(0, ui.selected === null ? 0 : rows.findIndex((r) => r.name === ui.selected));
+    const bodyLines = Math.max(0, terminal.rows - header.length - 1);
+    const spare = bodyLines - (1 + rows.length);
+    const selectedMember = members.find((m) => m.name === rows[selectedAt]?.name);
+    const findings = selectedFindingsLines(selectedMember, terminal.columns, spare);
+    const shown = ui.open !== null ? 'open' : ui.pane === 'events' ? `events ${now}` : viewText([...header, ...findings], rows);
+    return { members, rows, header, findings, shown };
   };
   const latestView = useRef(view);
   latestView.current = view;
@@ -96,7 +102,7 @@ export function FleetApp(props: FleetAppProps) {
     return () => clearInterval(timer);
   }, [clock]);
 
-  const { members, rows, header, shown } = view(clock());
+  const { members, rows, header, findings, shown } = view(clock());
   onScreen.current = shown;
   const events = ui.pane === 'events' ? mergedEvents(members, FLEET_EVENT_LIMIT) : [];
 
@@ -135,13 +141,18 @@ export function FleetApp(props: FleetAppProps) {
   const bodyHeight = Math.max(0, terminal.rows - header.length - 1);
   return (
     <DisplayContext.Provider value={display}>
-      <Box flexDirection="column" width={width} height={terminal.rows} overflow="hidden" flexShrink={0}>
+      <Box flexDirection="column" width={width} height={terminal.rows} overflowY="hidden" flexShrink={0}>
         {header.map((line, i) => (
           <StyledLine key={`h${i}`} line={line} width={width} />
         ))}
-        <Box flexDirection="column" width={width} height={bodyHeight} overflow="hidden" flexShrink={0}>
+        <Box flexDirection="column" width={width} height={bodyHeight} overflowY="hidden" flexShrink={0}>
           {ui.pane === 'rows' ? (
-            <Table columns={fleetColumns} rows={rows.map((r) => r.cells)} width={width} height={bodyHeight} selected={selected} />
+            <>
+              <Table columns={fleetColumns} rows={rows.map((r) => r.cells)} width={width} height={bodyHeight - findings.length} selected={selected} />
+              {findings.map((line, i) => (
+                <StyledLine key={`f${i}`} line={line} width={width} />
+              ))}
+            </>
           ) : (
             <Timeline events={events} top={ui.eventsTop} width={width} height={bodyHeight} />
           )}
