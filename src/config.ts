@@ -77,6 +77,9 @@ export const MAX_TIMEOUT_MS = 600_000;
 /** One-shot modes have no interval to stay under. */
 export const ONE_SHOT_TIMEOUT_MS = 5000;
 
+/** --min-sats bound. */
+export const MAX_MIN_SATS = 200;
+
 /** A poll interval in ms from seconds as given; a usage error names `source` and the bounds. */
 export function boundedIntervalMs(seconds: number, source = '--interval'): number {
   if (!Number.isFinite(seconds) || seconds < MIN_INTERVAL_S || seconds > MAX_INTERVAL_S) {
@@ -165,7 +168,7 @@ export function parseThresholdNs(text: string, flag: string): number {
   const trimmed = text.trim();
   const ns = /^[+-]?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : parseQuantityNs(trimmed);
   if (ns === null || !Number.isFinite(ns) || ns <= 0) {
-    throw new UsageError(`${flag} takes a positive time with a unit, such as 1us, 250us, 10ms (got "${text}")`);
+    throw new UsageError(`${flag} takes a positive time with a unit, such as 1us, 250us, 10ms (got ${quoteArgument(text)})`);
   }
   return ns;
 }
@@ -175,7 +178,7 @@ export function parseThresholdSeconds(text: string, flag: string): number {
   const trimmed = text.trim();
   const ns = /^\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) * 1e9 : parseQuantityNs(trimmed);
   if (ns === null || !Number.isFinite(ns) || ns <= 0) {
-    throw new UsageError(`${flag} takes a positive time, in seconds or with a unit, such as 10s or 500ms (got "${text}")`);
+    throw new UsageError(`${flag} takes a positive time, in seconds or with a unit, such as 10s or 500ms (got ${quoteArgument(text)})`);
   }
   return ns / 1e9;
 }
@@ -201,7 +204,8 @@ export function resolveThresholds(flags: ThresholdFlags): Thresholds {
     `--${name}-warn must not be above --${name}-crit${given === undefined ? ` (default ${formatOffset(critNs, { ascii: true }).slice(1)}: give --${name}-crit too)` : ''}`;
   if (t.ptpWarnNs > t.ptpCritNs) throw new UsageError(order('ptp', flags.ptpCrit, t.ptpCritNs));
   if (t.ntpWarnNs > t.ntpCritNs) throw new UsageError(order('ntp', flags.ntpCrit, t.ntpCritNs));
-  if (!Number.isInteger(t.minSats) || t.minSats < 0) throw new UsageError(`--min-sats takes a whole number of satellites (got ${flags.minSats})`);
+  // More than any sky holds (GPS, GLONASS, Galileo and BeiDou together are under 150) is a typo.
+  if (!Number.isInteger(t.minSats) || t.minSats < 0 || t.minSats > MAX_MIN_SATS) throw new UsageError(`--min-sats takes a whole number of satellites from 0 to ${MAX_MIN_SATS} (got ${flags.minSats})`);
   return t;
 }
 
@@ -247,7 +251,7 @@ export function parsePtpPorts(text: string): PtpPortSelection {
   if (text === 'auto') return 'auto';
   const ids = text.split(',').map((s) => s.trim());
   if (ids.length === 0 || ids.some((s) => !/^\d{1,3}$/.test(s))) {
-    throw new UsageError(`--ptp-ports takes "auto" or a list of port ids such as 0,2 (got "${text}")`);
+    throw new UsageError(`--ptp-ports takes "auto" or a list of port ids such as 0,2 (got ${quoteArgument(text)})`);
   }
   return [...new Set(ids.map(Number))];
 }

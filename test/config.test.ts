@@ -273,3 +273,27 @@ describe('secrets in messages', () => {
     expect(() => checkUrl('http://[fe80::1%eth0]')).toThrow('IPv6 zone ids (%eth0) are not supported');
   });
 });
+
+describe('hostile flag values in messages', () => {
+  const huge = `${'9'.repeat(300_000)}ns`;
+  it.each<[string, () => unknown]>([
+    ['a 300 KB --ptp-warn', () => resolveConfig('http://192.0.2.1', { ptpWarn: huge }, {}, { oneShot: true })],
+    ['a 300 KB --frozen-after', () => resolveConfig('http://192.0.2.1', { frozenAfter: huge }, {}, { oneShot: true })],
+    ['a 300 KB --ptp-ports', () => parsePtpPorts(`0,${'1'.repeat(300_000)}x`)],
+  ])('%s: a usage error that quotes at most a bounded, sanitized part of it', (_what, run) => {
+    let message = '';
+    try {
+      run();
+    } catch (err) {
+      expect(err).toBeInstanceOf(UsageError);
+      message = (err as Error).message;
+    }
+    expect(message).not.toBe('');
+    expect(message.length).toBeLessThan(500);
+  });
+
+  it('--min-sats beyond any sky (1e20) is a usage error, not a setting', () => {
+    expect(() => resolveConfig('http://192.0.2.1', { minSats: 1e20 }, {}, { oneShot: true })).toThrow(/--min-sats takes a whole number of satellites from 0 to 200/);
+    expect(resolveConfig('http://192.0.2.1', { minSats: 200 }, {}, { oneShot: true }).thresholds.minSats).toBe(200);
+  });
+});

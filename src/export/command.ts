@@ -4,7 +4,7 @@
  * `head -1`); SIGINT and SIGTERM stop polling, close the listener and its kept-alive
  * connections, and let the process end.
  */
-import { checkUrl, resolveConfig, UsageError, type CommonFlags } from '../config.js';
+import { checkUrl, quoteArgument, resolveConfig, UsageError, type CommonFlags } from '../config.js';
 import { loadConfigFile } from '../config-file.js';
 import { DEFAULT_MAX_IN_FLIGHT } from '../monitor/fleet.js';
 import { openRecording, openRecordingFile } from '../record/recorder.js';
@@ -37,7 +37,7 @@ function wholeNumber(value: number | undefined, fallback: number, flag: string):
 export function parseListen(text: string): { host: string; port: number } {
   const m = /^(?:\[([^\]]+)\]|([^:[\]]*)):(\d{1,5})$/.exec(text.trim());
   const port = m ? Number(m[3]) : Number.NaN;
-  if (!m || port > 65_535) throw new UsageError(`--listen takes HOST:PORT, e.g. 127.0.0.1:9469 or [::1]:9469 (got "${text}")`);
+  if (!m || port > 65_535) throw new UsageError(`--listen takes HOST:PORT, e.g. 127.0.0.1:9469 or [::1]:9469 (got ${quoteArgument(text)})`);
   return { host: m[1] ?? (m[2] || '0.0.0.0'), port };
 }
 

@@ -16,7 +16,7 @@
  * name.
  */
 import { BlockList, isIP } from 'node:net';
-import { checkUrl, UsageError, type CommonFlags, type Config } from '../config.js';
+import { checkUrl, quoteArgument, UsageError, type CommonFlags, type Config } from '../config.js';
 import { resolveProfile, type LoadedConfigFile } from '../config-file.js';
 
 /** A target longer than this is refused before it is parsed: no device URL is this long. */
@@ -40,7 +40,7 @@ export function parseAllowPattern(text: string): AllowPattern {
     return { kind: 'cidr', text: t, list };
   }
   if (/^[A-Za-z0-9*?.-]{1,253}$/.test(t) && /[A-Za-z0-9*?]/.test(t)) return { kind: 'glob', glob: t.toLowerCase() };
-  throw new UsageError(`--allow-target takes a device URL, an IP address or CIDR block (10.0.0.0/8) or a host name glob (*.site7.example) (got "${text}")`);
+  throw new UsageError(`--allow-target takes a device URL, an IP address or CIDR block (10.0.0.0/8) or a host name glob (*.site7.example) (got ${quoteArgument(text)})`);
 }
 
 /**

@@ -19,7 +19,7 @@ import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { LIST_CAPS } from '../api/list-caps.js';
 import { readBoundedFile, readFailure } from '../bounded-read.js';
-import { UsageError } from '../config.js';
+import { quoteArgument, UsageError } from '../config.js';
 import { maskSecret } from '../model/alarm.js';
 import { sanitizeDeep, sanitizePath } from '../model/sanitize.js';
 import { alarmDataSchema, gnssDataSchema, ntpDataSchema, ptpDataSchema, ptpPortSchema, type AlarmData, type SectionName } from '../model/snapshot.js';
@@ -59,7 +59,7 @@ export function parseStateMaxAge(text: string | undefined): number {
   if (text === undefined) return DEFAULT_STATE_MAX_AGE_MS;
   const match = /^(\d{1,9})(s|m|h)?$/.exec(text.trim());
   const ms = match ? Number(match[1]) * ageUnitsMs[match[2] ?? '']! : 0;
-  if (ms <= 0) throw new UsageError(`--state-max-age takes a positive time in seconds or with a unit, such as 3600, 30m or 2h (got "${text}")`);
+  if (ms <= 0) throw new UsageError(`--state-max-age takes a positive time in seconds or with a unit, such as 3600, 30m or 2h (got ${quoteArgument(text)})`);
   return ms;
 }
 
