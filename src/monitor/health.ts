@@ -633,8 +633,12 @@ export function collectFindings(snapshot: Snapshot, thresholds: Thresholds = def
 }
 
 export function evaluateHealth(snapshot: Snapshot, thresholds: Thresholds = defaultThresholds, context: HealthContext = {}): Verdict {
+  return judgeFindings(collectFindings(snapshot, thresholds, context), snapshot, context);
+}
+
+/** The verdict from the rule table's findings of `snapshot` (collectFindings): causes merged, worst first. */
+export function judgeFindings(all: Finding[], snapshot: Snapshot, context: HealthContext = {}): Verdict {
   const now = context.now ?? Date.parse(snapshot.takenAt);
-  const all = collectFindings(snapshot, thresholds, context);
   const faulty = new Set(all.filter((f) => causeTopics.includes(f.topic)).map((f) => f.subject));
   const otherReceiverWorks = receivers(snapshot).some((r) => working(r) && !faulty.has(subjects.gnssRx(r.id)));
   const findings = mergeCauses(all, { ...(context.firstSeen ? { firstSeen: context.firstSeen } : {}), now, otherReceiverWorks });

@@ -13,7 +13,7 @@ import {
   type Snapshot,
 } from '../model/snapshot.js';
 import { diffSnapshots } from './events.js';
-import { collectFindings, findingKey, type HealthContext, type Thresholds } from './health.js';
+import { collectFindings, findingKey, judgeFindings, type Finding, type Thresholds } from './health.js';
 import { seriesKey, type HistoryStore } from './history.js';
 import { DeviceSamples } from './samples.js';
 import { SuccessiveAnswers } from './successive.js';
@@ -116,7 +116,14 @@ export class MonitorStore {
       if (this.previous && base) this.state.events.add(diffSnapshots(this.previous, snap, at, t, base));
       this.state.events.add(watched.events);
       this.state.stateClock.observe(snap, at);
-      patch.verdict = this.verdictMemory.evaluate(snap, at, t, { ...watched.context, firstSeen: this.seenSince(snap, at, watched.context) });
+      const context = { ...watched.context, firstSeen: this.firstSeen };
+      // The rule table runs once on what was read (its raw findings also date each finding) and
+      // once more on the last known data only when something cannot be read.
+      patch.verdict = this.verdictMemory.evaluateWith(snap, at, (s) => {
+        const raw = collectFindings(s, t, context);
+        if (s === snap) this.noteFirstSeen(raw, at);
+        return judgeFindings(raw, s, context);
+      });
       if (!this.previous) this.state.events.add(findingsAtStart(patch.verdict, at));
       this.previous = snap;
     }
@@ -129,11 +136,10 @@ export class MonitorStore {
   }
 
   /** First-seen times of every finding before causes merge, so a cause is merged only with what came after it. */
-  private seenSince(snap: Snapshot, at: number, context: HealthContext): ReadonlyMap<string, number> {
-    const current = new Set(collectFindings(snap, this.state.thresholds, context).map(findingKey));
+  private noteFirstSeen(raw: readonly Finding[], at: number): void {
+    const current = new Set(raw.map(findingKey));
     for (const key of this.firstSeen.keys()) if (!current.has(key)) this.firstSeen.delete(key);
     for (const key of current) if (!this.firstSeen.has(key)) this.firstSeen.set(key, at);
-    return this.firstSeen;
   }
 
   /** The latest result of every section, in the snapshot contract. */
