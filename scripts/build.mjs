@@ -2,9 +2,11 @@
 /**
  * npm run build: the one bundle (dist/synctop.js and its lazily loaded chunks).
  *
- * Two substitutions: jsonc-parser's ESM build for its UMD entry; and `string-width`, as imported by our code, Ink, widest-line and
+ * Three substitutions: jsonc-parser's ESM build for its UMD entry; `string-width`, as imported by our code, Ink, widest-line and
  * cli-truncate, is src/view/display-width.ts (the same function with a memo across frames; see
- * there why). Ink itself is bundled unmodified. wrap-ansi keeps its own string-width 7.
+ * there why); and Ink's Output, as imported by Ink's renderer, is src/ui/terminal/ink-output.ts
+ * (the same frames, with rows remembered across frames; see there why). Every other module of
+ * Ink is bundled unmodified. wrap-ansi keeps its own string-width 7.
  *
  *   node scripts/build.mjs [--outdir DIR] [--no-minify]   (unminified: for CPU profiles)
  */
@@ -30,6 +32,15 @@ const memoizedStringWidth = {
   },
 };
 
+const inkOutput = fileURLToPath(new URL('../src/ui/terminal/ink-output.ts', import.meta.url));
+/** Ink's renderer (and only it) gets the row-remembering Output. */
+const rememberedRows = {
+  name: 'remembered-rows',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/output\.js$/ }, (args) => (/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer) ? { path: inkOutput } : undefined));
+  },
+};
+
 await build({
   absWorkingDir: root,
   entryPoints: ['src/cli.tsx'],
@@ -48,6 +59,6 @@ await build({
   // jsonc-parser's package entry is UMD (a dynamic require per module): its ESM build bundles.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: { js: "#!/usr/bin/env node\nimport{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-  plugins: [memoizedStringWidth],
+  plugins: [memoizedStringWidth, rememberedRows],
   logLevel: 'info',
 });

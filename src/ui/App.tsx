@@ -63,6 +63,8 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
   useSecondTick();
   const [ui, dispatch] = useReducer(uiReducer, initialUiState);
   const devices = ui.overlay === 'devices' ? (controller.devices?.() ?? []) : [];
+  // The help's length depends on the width alone: measured once per size, not every second.
+  const helpLength = useMemo(() => helpLines(terminal.columns, display).length, [terminal.columns, display]);
   const lengths: ListLengths = {
     ntpRows: filterSources(state.ntp.data?.sources ?? [], ui.ntpFilter).length,
     gnssReceivers: state.gnss.data?.receivers.length ?? 0,
@@ -71,7 +73,7 @@ export function App({ controller, color, ascii, size, now, onQuit, onScreendump,
     devices: devices.length,
     findings: state.verdict.findings.length,
     // Scroll positions of the help: its lines beyond the rows it gets (about rows - 7).
-    help: Math.max(1, helpLines(terminal.columns, display).length - Math.max(1, terminal.rows - 7) + 1),
+    help: Math.max(1, helpLength - Math.max(1, terminal.rows - 7) + 1),
   };
   const pageSize = Math.max(1, Math.floor(terminal.rows / 2));
   useKeyboard({ controller, dispatch, ui, paused: state.paused, lengths, onQuit, onScreendump, pageSize, onRedraw, onBack });

@@ -23,11 +23,40 @@ const MAX_REMEMBERED_LENGTH = 1024;
 const memo = new Map<string, number>();
 
 /**
+ * Symbol blocks the live view draws from (arrows, geometric shapes such as ● ○ ◆ ▶, braille
+ * sparklines, general punctuation, letterlike and technical signs): U+2010-U+2BFF without the
+ * zero-width, joining and bidi controls of General Punctuation. None of their characters joins
+ * its neighbour into one grapheme (no marks, format or control characters; those, and
+ * unassigned code points, are left to string-width), so a string's width is the sum of its
+ * characters' widths, each asked of string-width once: 1 for most, 2 for the emoji-presentation
+ * ones (⌚, ⭐).
+ */
+const SYMBOLS_FROM = 0x2010;
+const SYMBOLS_TO = 0x2bff;
+const symbolWidths = new Int8Array(SYMBOLS_TO - SYMBOLS_FROM + 1);
+const NOT_SUMMABLE = /[\p{M}\p{Cf}\p{Cc}\p{Zl}\p{Zp}\p{Cn}\p{Co}]/u;
+const UNKNOWN = 0;
+
+function symbolWidth(c: number): number {
+  if (c < SYMBOLS_FROM || c > SYMBOLS_TO || (c >= 0x2028 && c <= 0x202f) || (c >= 0x205f && c <= 0x206f)) return -1;
+  let w = symbolWidths[c - SYMBOLS_FROM]!;
+  if (w === UNKNOWN) {
+    const ch = String.fromCharCode(c);
+    // Stored as width + 1 so that 0 means "not asked yet"; -1 stays -1.
+    const measured = NOT_SUMMABLE.test(ch) ? -1 : stringWidth(ch);
+    w = measured < 0 ? -1 : measured + 1;
+    symbolWidths[c - SYMBOLS_FROM] = w;
+  }
+  return w < 0 ? -1 : w - 1;
+}
+
+/**
  * The width of text made only of characters one column wide whatever the terminal and with no
  * grapheme joining (printable ASCII, Latin-1 letters and signs, Latin Extended A/B, box drawing,
- * block elements, the ellipsis) and SGR styles (ESC [ digits ; m, zero columns); -1 for
- * anything else, which string-width measures. test/view/display-width.test.ts checks this
- * against string-width over that whole alphabet.
+ * block elements, the ellipsis), of the symbol blocks below (each character's width asked of
+ * string-width once) and SGR styles (ESC [ digits ; m, zero columns); -1 for anything else,
+ * which string-width measures. test/view/display-width.test.ts checks this against
+ * string-width over that whole alphabet.
  */
 function narrowWidth(text: string): number {
   let width = 0;
@@ -41,7 +70,11 @@ function narrowWidth(text: string): number {
       if (text.charCodeAt(j) !== 0x6d) return -1;
       i = j;
     } else if ((c >= 0xa0 && c <= 0x2ff && c !== 0xad) || (c >= 0x2500 && c <= 0x259f) || c === 0x2026) width++;
-    else return -1;
+    else {
+      const w = symbolWidth(c);
+      if (w < 0) return -1;
+      width += w;
+    }
   }
   return width;
 }

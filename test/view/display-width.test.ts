@@ -40,11 +40,24 @@ describe('displayWidth: the narrow fast path agrees with string-width', () => {
   const alphabet = [
     ...Array.from({ length: 0x300 - 0x18 }, (_, i) => String.fromCharCode(0x18 + i)),
     ...Array.from({ length: 0xa4 }, (_, i) => String.fromCharCode(0x24fe + i)),
-    '\u2025', '\u2026', '\u2027', '\u0300', '\u200d', '\ufe0f', '\x1b[m', '\x1b[1;32m', '\x1b[39m', '\x1b[2K', '\x1b', '[', 'm', '東', '👍',
+    // The symbol blocks (U+2010-U+2BFF, summed per character) and their edges.
+    ...Array.from({ length: 0x2c08 - 0x2000 }, (_, i) => String.fromCharCode(0x2000 + i)),
+    '\u0300', '\u20e3', '\ufe0e', '\ufe0f', '\u{1f3fd}', '\x1b[m', '\x1b[1;32m', '\x1b[39m', '\x1b[2K', '\x1b', '[', 'm', '東', '👍',
   ];
   it('for random strings over that alphabet', () => {
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 40 }), (chars) => {
+        const text = chars.join('');
+        expect(displayWidth(text)).toBe(stringWidth(text));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('for symbols next to joiners, variation selectors, keycaps and skin tones', () => {
+    const symbols = ['●', '○', '◆', '▶', '◀', '↑', '↓', '⌚', '⭐', '☀', '✓', '⚠', '⠿', '‼', '™', '€'];
+    const joiners = ['\u200d', '\ufe0e', '\ufe0f', '\u20e3', '\u{1f3fd}', '\u0301', '\x1b[1m', 'a'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...symbols, ...joiners), { maxLength: 12 }), (chars) => {
         const text = chars.join('');
         expect(displayWidth(text)).toBe(stringWidth(text));
       }),

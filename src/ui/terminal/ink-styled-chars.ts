@@ -1,0 +1,137 @@
+/**
+ * @alcalzone/ansi-tokenize as Ink's Output uses it, remembered across frames.
+ *
+ * Painting a row, Ink's Output turns each text placed on it into styled characters
+ * (`tokenize`, then `styledCharsFromTokens`: an object and a copy of the style list per
+ * character) and the row back into a string (`styledCharsToString`: three Sets and two arrays
+ * per character to diff neighbouring styles). Ink's caches are dropped after each frame, yet
+ * most texts are the same strings as a second ago. Profiles of the live view at one frame a
+ * second put these three functions at a quarter to a third of the process's busy time.
+ *
+ * The row-remembering Output (ink-output.ts) paints with these; the answers are the package's
+ * own:
+ * - `styledCharsOf(text)` is `styledCharsFromTokens(tokenize(text))`, worked out per styled
+ *   run: a text is cut before each escape sequence, and each piece's characters are remembered
+ *   for the style it starts in, so a row in which one value changed costs that value's
+ *   characters, not the row's. The characters of one run share one style list (the package
+ *   copies it per character; nothing in Ink changes a style list after it is made). Bounded:
+ *   cleared when full, which costs one frame of misses.
+ * - `styledCharsToString` writes no style change between neighbours whose style lists hold the
+ *   same codes (the package's diff is empty for them), so plain runs and blank cells cost a
+ *   comparison.
+ * test/ui/ink-styled-chars.test.ts holds both to the package over random styled text.
+ */
+import {
+  ansiCodesToString,
+  diffAnsiCodes,
+  reduceAnsiCodesIncremental,
+  tokenize,
+  type AnsiCode,
+  type StyledChar,
+} from '@alcalzone/ansi-tokenize';
+
+/** Pieces remembered (a piece and the style it starts in): a 250x80 screen holds a few thousand. */
+export const PIECES_MEMO_SIZE = 8192;
+/** Longer pieces are worked out without remembering them (a memo key is the whole piece). */
+const MAX_REMEMBERED_LENGTH = 1024;
+
+interface Piece {
+  chars: StyledChar[];
+  /** The style in force after the piece. */
+  after: Style;
+}
+/** A style list and its key (its codes, joined); equal lists are one object. */
+interface Style {
+  key: string;
+  codes: AnsiCode[];
+}
+
+const NO_STYLE: Style = { key: '', codes: [] };
+const styles = new Map<string, Style>([['', NO_STYLE]]);
+const pieces = new Map<string, Piece>();
+
+function styleOf(codes: AnsiCode[]): Style {
+  const key = codes.map((c) => c.code).join('');
+  let style = styles.get(key);
+  if (style === undefined) {
+    if (styles.size >= PIECES_MEMO_SIZE) {
+      styles.clear();
+      styles.set('', NO_STYLE);
+    }
+    style = { key, codes };
+    styles.set(key, style);
+  }
+  return style;
+}
+
+function pieceOf(text: string, before: Style): Piece {
+  const remember = text.length <= MAX_REMEMBERED_LENGTH;
+  const key = `${before.key}\u0000${text}`;
+  let piece = remember ? pieces.get(key) : undefined;
+  if (piece === undefined) {
+    const chars: StyledChar[] = [];
+    let style = before;
+    for (const token of tokenize(text)) {
+      // reduceAnsiCodesIncremental returns a new list; a style's list is never changed.
+      if (token.type === 'ansi') style = styleOf(reduceAnsiCodesIncremental(style.codes, [token]));
+      else chars.push({ ...token, styles: style.codes });
+    }
+    piece = { chars, after: style };
+    if (remember) {
+      if (pieces.size >= PIECES_MEMO_SIZE) pieces.clear();
+      pieces.set(key, piece);
+    }
+  }
+  return piece;
+}
+
+/** `styledCharsFromTokens(tokenize(text))`, from remembered pieces (a new array; the characters are shared). */
+export function styledCharsOf(text: string): StyledChar[] {
+  // An OSC sequence (a link) may run past the next escape character in the package's
+  // tokenizer: such a text is worked out whole.
+  if (text.includes('\x1b]') || text.includes('\x9b]')) return pieceOf(text, NO_STYLE).chars.slice();
+  const chars: StyledChar[] = [];
+  let style = NO_STYLE;
+  let from = 0;
+  // A piece runs up to the next escape character (ESC or C1 CSI, the package's two), so every
+  // escape sequence starts a piece. An escape character is a grapheme of its own, and an SGR
+  // sequence ends at the first character that is no digit or semicolon: the package's tokens
+  // of the pieces are its tokens of the whole.
+  for (let i = 1; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : -1;
+    if (c === 0x1b || c === 0x9b || c === -1) {
+      const piece = pieceOf(text.slice(from, i), style);
+      for (const ch of piece.chars) chars.push(ch);
+      style = piece.after;
+      from = i;
+    }
+  }
+  return chars;
+}
+
+function sameCodes(a: readonly AnsiCode[], b: readonly AnsiCode[]): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i]!.code !== b[i]!.code) return false;
+  return true;
+}
+
+export function styledCharsToString(chars: StyledChar[]): string {
+  let text = '';
+  for (let i = 0; i < chars.length; i++) {
+    const char = chars[i]!;
+    if (i === 0) text += ansiCodesToString(char.styles);
+    else {
+      const before = chars[i - 1]!.styles;
+      if (!sameCodes(before, char.styles)) text += ansiCodesToString(diffAnsiCodes(before, char.styles));
+    }
+    text += char.value;
+    if (i === chars.length - 1 && char.styles.length > 0) text += ansiCodesToString(diffAnsiCodes(char.styles, []));
+  }
+  return text;
+}
+
+/** Pieces currently remembered (tests). */
+export function piecesMemoSize(): number {
+  return pieces.size;
+}
