@@ -2,15 +2,17 @@
 /**
  * npm run build: the one bundle (dist/synctop.js and its lazily loaded chunks).
  *
- * Three substitutions: jsonc-parser's ESM build for its UMD entry; `string-width`, as imported by our code, Ink, widest-line and
+ * Four substitutions: jsonc-parser's ESM build for its UMD entry; `string-width`, as imported by our code, Ink, widest-line and
  * cli-truncate, is src/view/display-width.ts (the same function with a memo across frames; see
- * there why); and Ink's Output, as imported by Ink's renderer, is src/ui/terminal/ink-output.ts
- * (the same frames, with rows remembered across frames; see there why). Every other module of
- * Ink is bundled unmodified. wrap-ansi keeps its own string-width 7.
+ * there why); Ink's Output, as imported by Ink's renderer, is src/ui/terminal/ink-output.ts
+ * (the same frames, with rows remembered across frames; see there why); and Ink's sanitizeAnsi,
+ * as imported by its squash-text-nodes, is remembered (src/ui/terminal/ink-sanitize-ansi.ts).
+ * Every other module of Ink is bundled unmodified. wrap-ansi keeps its own string-width 7.
  *
  *   node scripts/build.mjs [--outdir DIR] [--no-minify]   (unminified: for CPU profiles)
  */
 import { build } from 'esbuild';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,12 +34,24 @@ const memoizedStringWidth = {
   },
 };
 
-const inkOutput = fileURLToPath(new URL('../src/ui/terminal/ink-output.ts', import.meta.url));
-/** Ink's renderer (and only it) gets the row-remembering Output. */
-const rememberedRows = {
-  name: 'remembered-rows',
+/**
+ * Ink modules replaced for one importer each: Ink's renderer gets the row-remembering Output,
+ * its squash-text-nodes the remembered sanitizeAnsi. `ink/build/...` (which Ink's package exports
+ * do not expose) names Ink's own file, for the wrappers.
+ */
+const inkSubstitutes = [
+  { importer: 'renderer.js', specifier: './output.js', path: fileURLToPath(new URL('../src/ui/terminal/ink-output.ts', import.meta.url)) },
+  { importer: 'squash-text-nodes.js', specifier: './sanitize-ansi.js', path: fileURLToPath(new URL('../src/ui/terminal/ink-sanitize-ansi.ts', import.meta.url)) },
+];
+const inkBuild = join(root, 'node_modules/ink/build');
+const inkModules = {
+  name: 'ink-modules',
   setup(b) {
-    b.onResolve({ filter: /^\.\/output\.js$/ }, (args) => (/[\\/]ink[\\/]build[\\/]renderer\.js$/.test(args.importer) ? { path: inkOutput } : undefined));
+    b.onResolve({ filter: /^\.\/(output|sanitize-ansi)\.js$/ }, (args) => {
+      const hit = inkSubstitutes.find((s) => s.specifier === args.path && args.importer === join(inkBuild, s.importer));
+      return hit ? { path: hit.path } : undefined;
+    });
+    b.onResolve({ filter: /^ink\/build\/[a-z-]+\.js$/ }, (args) => ({ path: join(inkBuild, args.path.slice('ink/build/'.length)) }));
   },
 };
 
@@ -59,6 +73,6 @@ await build({
   // jsonc-parser's package entry is UMD (a dynamic require per module): its ESM build bundles.
   alias: { 'jsonc-parser': './node_modules/jsonc-parser/lib/esm/main.js' },
   banner: { js: "#!/usr/bin/env node\nimport{createRequire as __cr}from'node:module';const require=__cr(import.meta.url);" },
-  plugins: [memoizedStringWidth, rememberedRows],
+  plugins: [memoizedStringWidth, inkModules],
   logLevel: 'info',
 });

@@ -1,7 +1,8 @@
 /**
  * The bundle carries its remembering substitutions (scripts/build.mjs): Ink's renderer gets the
  * row-remembering Output (nothing else imports src/ui/terminal/ink-output.ts) and string-width
- * is the display-width memo; Ink's own Output is not in the bundle at all.
+ * is the display-width memo; Ink's own Output is not in the bundle at all, and its sanitizeAnsi
+ * is remembered.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -25,6 +26,8 @@ describe('the bundle', () => {
     // Ink's own Output (its per-frame OutputCaches class) and the package's styledCharsFromTokens
     // (a style list copied per character) are not bundled.
     expect(text).not.toContain('class OutputCaches');
+    // Ink's squash-text-nodes calls its sanitizeAnsi through the memo.
+    expect(text).toMatch(/var \w+ = rememberText\(sanitize_ansi_default\);/);
     expect(text).not.toMatch(/styles: \[\.\.\.codes\]/);
   });
 });

@@ -90,6 +90,12 @@ export class LineDiffWriter extends Writable {
   private open: { parts: string[]; plain: string[]; startPen: string } | null = null;
   private readonly pen = new Pen();
   private carry = '';
+  /**
+   * Rows parsed lately, by their bytes, for rows that start and end with the default pen: Ink
+   * writes every row in every frame, most of them the same bytes as the frame before, and such
+   * a row is the same Row again without parsing it (bounded: cleared at a few screens' worth).
+   */
+  private readonly parsedRows = new Map<string, Row>();
 
   // The update being collected (everything Ink writes within one synchronous render).
   private pending = false;
@@ -243,6 +249,11 @@ export class LineDiffWriter extends Writable {
         i++;
         continue;
       }
+      const known = this.knownRow(s, i);
+      if (known > i) {
+        i = known;
+        continue;
+      }
       let j = i + 1;
       while (j < s.length) {
         const d = s.charCodeAt(j);
@@ -253,6 +264,21 @@ export class LineDiffWriter extends Writable {
       i = j;
     }
     return end;
+  }
+
+  /**
+   * A whole row (up to its newline) parsed before, starting on a blank row at column 1 with the
+   * default pen: put it on the screen as it was, and return where its newline is (else `from`).
+   */
+  private knownRow(s: string, from: number): number {
+    if (this.open || !this.atColumn1 || !this.pen.isDefault || this.screen[this.row] !== BLANK) return from;
+    const newline = s.indexOf('\n', from);
+    if (newline < 0) return from;
+    const row = this.parsedRows.get(s.slice(from, newline));
+    if (row === undefined) return from;
+    this.screen[this.row] = row;
+    this.atColumn1 = false;
+    return newline;
   }
 
   private text(t: string): void {
@@ -368,7 +394,14 @@ export class LineDiffWriter extends Writable {
     const o = this.open;
     if (!o) return;
     this.open = null;
-    this.screen[this.row] = { bytes: o.startPen + o.parts.join(''), plain: o.plain.join(''), endsDefault: this.pen.isDefault };
+    const row: Row = { bytes: o.startPen + o.parts.join(''), plain: o.plain.join(''), endsDefault: this.pen.isDefault };
+    this.screen[this.row] = row;
+    // Its bytes are exactly what Ink wrote for it (text and SGR only: anything else either
+    // closes the row or is not understood), from and to the default pen.
+    if (o.startPen === '' && row.endsDefault && !this.notUnderstood) {
+      if (this.parsedRows.size >= 4 * this.rows) this.parsedRows.clear();
+      this.parsedRows.set(row.bytes, row);
+    }
   }
 
   /** Sends the collected update to the terminal. */

@@ -1,6 +1,6 @@
 /**
  * How this terminal can show things: color or not, Unicode or ASCII. chalk (under Ink) ignores
- * NO_COLOR, so color is decided once here and every styled Text goes through `Tinted`.
+ * NO_COLOR, so color is decided once here and every styled row goes through `tintedText`.
  */
 import { createContext, useContext } from 'react';
 import type { Glyphs } from '../../view/theme.js';

@@ -3,7 +3,7 @@ import { Box } from 'ink';
 import type { Line } from '../../view/cell.js';
 import { useDisplay } from './Display.js';
 import { fitLine } from '../../view/fit.js';
-import { Tinted } from './Tinted.js';
+import { tintedText } from './tint.js';
 
 /**
  * One terminal row of styled segments, clipped to `width` by display width: it never wraps.
@@ -16,23 +16,15 @@ import { Tinted } from './Tinted.js';
  * strings: about 1 MB of heap per 1,000 poll cycles, some 90 MB over a day. A text node of
  * fixed width and height is never measured (Yoga sizes it from its style), so nothing is
  * cached. The size is exact anyway: the line is already clipped to `width` here, and the row
- * is one terminal line in a box that hides overflow. The segments inside stay `Tinted` Texts
- * (nested, so Ink styles them as before). test/soak proves the heap stays flat.
+ * is one terminal line in a box that hides overflow. Its one child is the row's styled string
+ * (tint.ts: the bytes nested `<Text>`s would give). test/soak proves the heap stays flat.
  */
 export const StyledLine = memo(function StyledLine({ line, width, inverse }: StyledLineProps) {
-  const { glyphs } = useDisplay();
-  const fitted = fitLine(line, width, glyphs.ellipsis);
+  const { glyphs, color } = useDisplay();
+  const text = tintedText(fitLine(line, width, glyphs.ellipsis), color, inverse);
   return (
     <Box width={width} height={1} flexShrink={0} overflowY="hidden">
-      {createElement(
-        'ink-text',
-        { style: { width, height: 1, flexShrink: 0, flexGrow: 0, flexDirection: 'row', textWrap: 'truncate' } },
-        fitted.map((c, i) => (
-          <Tinted key={i} token={c.token} bold={c.bold} inverse={inverse}>
-            {c.text}
-          </Tinted>
-        )),
-      )}
+      {createElement('ink-text', { style: { width, height: 1, flexShrink: 0, flexGrow: 0, flexDirection: 'row', textWrap: 'truncate' } }, text)}
     </Box>
   );
 }, sameLine);

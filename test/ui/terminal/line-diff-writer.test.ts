@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import ansiEscapes from 'ansi-escapes';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { LineDiffWriter } from '../../../src/ui/terminal/line-diff-writer.js';
+import { Pen } from '../../../src/ui/terminal/pen.js';
 
 class FakeTerminal extends EventEmitter {
   isTTY = true;
@@ -233,6 +235,37 @@ describe('LineDiffWriter', () => {
     writer.flush();
     expect(term.take()).toBe(u);
     expect(writer.screenText()).toBe('header 12:00:01\nOK offset +12ns\nrow three\nfooter');
+  });
+
+  it('models every frame of a long run exactly, rows seen before included', () => {
+    // Rows from a small pool, so that most rows of a frame are rows parsed before; some leave a
+    // pen open (the next row starts with it) and some close one they did not open.
+    const pool = ['header 12:00:01', 'header 12:00:02', '\x1b[32mOK\x1b[39m offset \x1b[1m+12ns\x1b[22m', '\x1b[33mopen', 'still \x1b[39mclosed', '東京 ●', '', 'row three', '\x1b[1;31mbold red\x1b[m'];
+    const rows = 8;
+    fc.assert(
+      fc.property(fc.array(fc.array(fc.constantFrom(...pool), { minLength: 1, maxLength: rows - 1 }), { minLength: 1, maxLength: 12 }), (frames) => {
+        const { frame, writer } = setup(40, rows);
+        // The model: each character of a row with the pen the stream had there (an open pen
+        // carries on into the next row and frame).
+        const pen = new Pen();
+        const styled = (bytes: string, p: Pen) => {
+          const out: string[] = [];
+          for (const part of bytes.split(/(\x1b\[[0-9;]*m)/)) {
+            if (part.startsWith('\x1b[')) p.apply(part.slice(2, -1));
+            else for (const ch of part) out.push(`${p.sgr()}|${ch}`);
+          }
+          return out;
+        };
+        for (const lines of frames) {
+          frame(lines);
+          const expected = lines.map((line) => styled(line, pen));
+          const shown = writer.screenRows().map((bytes) => styled(bytes, new Pen()));
+          expect(shown.slice(0, lines.length)).toEqual(expected);
+          expect(shown.slice(lines.length).every((r) => r.length === 0)).toBe(true);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('keeps an escape sequence split across writes', () => {
