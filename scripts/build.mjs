@@ -12,7 +12,7 @@
  *   node scripts/build.mjs [--outdir DIR] [--no-minify]   (unminified: for CPU profiles)
  */
 import { build } from 'esbuild';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -43,15 +43,17 @@ const inkSubstitutes = [
   { importer: 'renderer.js', specifier: './output.js', path: fileURLToPath(new URL('../src/ui/terminal/ink-output.ts', import.meta.url)) },
   { importer: 'squash-text-nodes.js', specifier: './sanitize-ansi.js', path: fileURLToPath(new URL('../src/ui/terminal/ink-sanitize-ansi.ts', import.meta.url)) },
 ];
-const inkBuild = join(root, 'node_modules/ink/build');
 const inkModules = {
   name: 'ink-modules',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(output|sanitize-ansi)\.js$/ }, (args) => {
-      const hit = inkSubstitutes.find((s) => s.specifier === args.path && args.importer === join(inkBuild, s.importer));
-      return hit ? { path: hit.path } : undefined;
+    // Ink's build directory wherever npm put it (hoisted, nested, or behind a symlink).
+    let inkBuild;
+    const inkBuildDir = async () => (inkBuild ??= dirname((await b.resolve('ink', { kind: 'import-statement', resolveDir: root })).path));
+    b.onResolve({ filter: /^\.\/(output|sanitize-ansi)\.js$/ }, async (args) => {
+      const hit = inkSubstitutes.find((s) => s.specifier === args.path && basename(args.importer) === s.importer);
+      return hit && dirname(args.importer) === (await inkBuildDir()) ? { path: hit.path } : undefined;
     });
-    b.onResolve({ filter: /^ink\/build\/[a-z-]+\.js$/ }, (args) => ({ path: join(inkBuild, args.path.slice('ink/build/'.length)) }));
+    b.onResolve({ filter: /^ink\/build\/[a-z-]+\.js$/ }, async (args) => ({ path: join(await inkBuildDir(), args.path.slice('ink/build/'.length)) }));
   },
 };
 

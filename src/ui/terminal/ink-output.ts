@@ -19,7 +19,7 @@
  */
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
-import { styledCharsOf, styledCharsToString } from './ink-styled-chars.js';
+import { styledCharsOf, styledCharsToString, UNSTYLED } from './ink-styled-chars.js';
 import type { StyledChar } from '@alcalzone/ansi-tokenize';
 
 type Transformer = (line: string, index: number) => string;
@@ -46,7 +46,7 @@ const rowMemo = new Map<string, string>();
 /** Rows painted (memo misses) and taken from the memo, since start: tests and the benchmark. */
 export const rowStats = { painted: 0, remembered: 0 };
 
-const BLANK: StyledChar = { type: 'char', value: ' ', fullWidth: false, styles: [] };
+const BLANK: StyledChar = { type: 'char', value: ' ', fullWidth: false, styles: UNSTYLED };
 
 const widestLine = (text: string) => {
   let width = 0;
