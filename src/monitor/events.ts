@@ -22,11 +22,25 @@ export interface MonitorEvent {
 type Ev = Omit<MonitorEvent, 'at'>;
 type Diff = (prev: Snapshot, next: Snapshot, t: Thresholds) => Ev[];
 
-/** Items of a list keyed by identity, so additions/removals and changes can be told apart. */
+/**
+ * Items of a list keyed by identity, so additions/removals and changes can be told apart. A key
+ * the device repeats (two receivers with id 0) pairs its items in order, the first with the
+ * first: an unchanged list gives no change.
+ */
 function pairs<T>(prev: T[], next: T[], key: (x: T) => string): [T, T][] {
-  const before = new Map(prev.map((x) => [key(x), x]));
+  const before = new Map<string, T[]>();
+  for (const x of prev) {
+    const k = key(x);
+    const same = before.get(k);
+    if (same) same.push(x);
+    else before.set(k, [x]);
+  }
+  const taken = new Map<string, number>();
   return next.flatMap((x) => {
-    const p = before.get(key(x));
+    const k = key(x);
+    const rank = taken.get(k) ?? 0;
+    taken.set(k, rank + 1);
+    const p = before.get(k)?.[rank];
     return p ? [[p, x] as [T, T]] : [];
   });
 }
@@ -232,7 +246,8 @@ export class StateClock {
   observe(snapshot: Snapshot, at: number): void {
     const seen = new Set<string>();
     const mark = (key: string, state: string | null) => {
-      if (state === null) return;
+      // A key the device repeats (two receivers with id 0) is the first item's.
+      if (state === null || seen.has(key)) return;
       seen.add(key);
       const cur = this.since.get(key);
       if (cur && cur.state === state) return;
