@@ -28,6 +28,8 @@ type Diff = (prev: Snapshot, next: Snapshot, t: Thresholds) => Ev[];
  * first: an unchanged list gives no change.
  */
 function pairs<T>(prev: T[], next: T[], key: (x: T) => string): [T, T][] {
+  // Most often the same items in the same order: paired by place, which is by key and rank.
+  if (prev.length === next.length && next.every((x, i) => key(x) === key(prev[i]!))) return next.map((x, i) => [prev[i]!, x]);
   const before = new Map<string, T[]>();
   for (const x of prev) {
     const k = key(x);
@@ -283,14 +285,16 @@ export class StateClock {
       const exact = cur !== undefined && this.answered.has(key.split(':')[0] as SectionName);
       this.since.set(key, exact ? { state, since: at } : { state, since: at, atLeast: true });
     };
-    const looked = new Set(sections);
-    if (looked.has('ntp')) for (const s of ntpSources(snapshot)) mark(stateKey.ntp(s.name), s.state);
-    if (looked.has('gnss')) for (const r of receivers(snapshot)) mark(stateKey.gnss(r.id), r.status);
-    if (looked.has('ptp')) for (const p of ports(snapshot)) mark(stateKey.ptp(p.id), p.syncState);
+    const looked = itemSections.filter((n) => sections.includes(n));
+    if (looked.includes('ntp')) for (const s of ntpSources(snapshot)) mark(stateKey.ntp(s.name), s.state);
+    if (looked.includes('gnss')) for (const r of receivers(snapshot)) mark(stateKey.gnss(r.id), r.status);
+    if (looked.includes('ptp')) for (const p of ports(snapshot)) mark(stateKey.ptp(p.id), p.syncState);
     // Only sections that answered prove an item is gone.
-    for (const key of this.since.keys()) {
-      const section = key.split(':')[0] as SectionName;
-      if (looked.has(section) && snapshot[section].ok && !seen.has(key)) this.since.delete(key);
+    const proving = looked.filter((n) => snapshot[n].ok);
+    if (proving.length > 0) {
+      for (const key of this.since.keys()) {
+        if (!seen.has(key) && proving.includes(key.slice(0, key.indexOf(':')) as ItemSection)) this.since.delete(key);
+      }
     }
     this.answered = new Set(itemSections.filter((n) => snapshot[n].ok));
   }

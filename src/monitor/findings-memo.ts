@@ -12,38 +12,57 @@
  * Sections are compared by identity: the monitor keeps each section's result as one object until
  * the next answer of that section replaces it.
  */
-import { ruleContext, ruleFindings, rules, type Finding, type HealthContext, type RuleContext, type Thresholds } from './health.js';
+import { ruleContext, ruleFindings, rules, type Finding, type HealthContext, type Observation, type RuleContext, type Thresholds } from './health.js';
 import type { SectionName, Snapshot } from '../model/snapshot.js';
+
+/** What the rules of one section read, as last seen. */
+interface SectionInputs {
+  section: unknown;
+  answeredAt: number;
+  intervalMs: number | null;
+  thresholds: Thresholds;
+  observed: readonly Observation[];
+}
 
 const sections: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 
-/** Everything a rule of `name` reads. */
-function sectionInputs(name: SectionName, snapshot: Snapshot, c: RuleContext): unknown[] {
-  return [snapshot[name], c.answeredAt(name), c.intervalMs, c.thresholds, ...c.observed.filter((o) => o.section === name)];
+function inputsOf(name: SectionName, snapshot: Snapshot, c: RuleContext): SectionInputs {
+  return { section: snapshot[name], answeredAt: c.answeredAt(name), intervalMs: c.intervalMs, thresholds: c.thresholds, observed: c.observed.filter((o) => o.section === name) };
 }
 
-const sameItems = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+function sameInputs(a: SectionInputs, b: SectionInputs): boolean {
+  return (
+    a.section === b.section &&
+    a.answeredAt === b.answeredAt &&
+    a.intervalMs === b.intervalMs &&
+    a.thresholds === b.thresholds &&
+    a.observed.length === b.observed.length &&
+    a.observed.every((o, i) => o === b.observed[i])
+  );
+}
 
 export class FindingsMemo {
-  private readonly inputs = new Map<SectionName, unknown[]>();
+  private readonly inputs = new Map<SectionName, SectionInputs>();
   /** Each rule's findings of the previous snapshot, by its index in the table. */
-  private readonly kept: Finding[][] = [];
+  private readonly kept: (Finding[] | undefined)[] = [];
 
   /** collectFindings(snapshot, thresholds, context), reusing what cannot have changed. */
   collect(snapshot: Snapshot, thresholds: Thresholds, context: HealthContext): Finding[] {
     const c = ruleContext(snapshot, thresholds, context);
-    const unchanged = new Set<SectionName>();
+    const changed = new Set<SectionName | 'device'>(['device']);
     for (const name of sections) {
-      const now = sectionInputs(name, snapshot, c);
+      const now = inputsOf(name, snapshot, c);
       const before = this.inputs.get(name);
-      if (before && sameItems(before, now)) unchanged.add(name);
+      if (!before || !sameInputs(before, now)) changed.add(name);
       this.inputs.set(name, now);
     }
-    return rules.flatMap((rule, i) => {
-      const kept = this.kept[i];
-      const findings = kept && rule.section !== 'device' && unchanged.has(rule.section) ? kept : ruleFindings(rule, snapshot, c);
-      this.kept[i] = findings;
-      return findings;
-    });
+    const out: Finding[] = [];
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i]!;
+      let findings = this.kept[i];
+      if (findings === undefined || changed.has(rule.section)) this.kept[i] = findings = ruleFindings(rule, snapshot, c);
+      for (const f of findings) out.push(f);
+    }
+    return out;
   }
 }
