@@ -59,3 +59,5 @@ function run(plan: FloorPlan): void {
 }
 
 process.once('message', (plan: unknown) => run(plan as FloorPlan));
+// Its benchmark gone, it goes too.
+process.once('disconnect', () => process.exit(0));
