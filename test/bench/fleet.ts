@@ -16,7 +16,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { operations, type OperationName } from '../../src/api/endpoints.js';
 import { slavePortIds } from '../../src/sim/scenarios.js';
 import { FakeIn, FakeOut } from '../ui/fake-terminal.js';
-import { exited } from './exporter.js';
+import { exited, request } from './exporter.js';
 import type { FloorCount, FloorPlan } from './http-floor.js';
 import { simFleet } from './probe.js';
 import { spawnPty, processSample } from './pty.js';
@@ -71,32 +71,6 @@ function startFloor(script: string, plan: FloorPlan): ChildProcess {
   return child;
 }
 
-function floorCount(child: ChildProcess): Promise<FloorCount> {
-  return new Promise((resolve) => {
-    const on = (m: unknown) => {
-      if (m && typeof m === 'object' && 'count' in m) {
-        child.off('message', on);
-        resolve((m as { count: FloorCount }).count);
-      }
-    };
-    child.on('message', on);
-    child.send('count');
-  });
-}
-
-function simRequests(sim: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    const on = (m: unknown) => {
-      if (m && typeof m === 'object' && 'requests' in m) {
-        sim.off('message', on);
-        resolve((m as { requests: number }).requests);
-      }
-    };
-    sim.on('message', on);
-    sim.send('requests');
-  });
-}
-
 interface PairSample {
   cpu: number;
   floorCpu: number;
@@ -118,12 +92,13 @@ async function measurePair(bin: string, floorScript: string, sim: { child: Child
     await pty.waitFor(`${DEVICES} devices`, 20_000);
     await sleep(WARMUP_MS + INTERVAL_S * 1000);
     const pid = pty.programPid();
-    const [s0, f0, n0, r0] = [processSample(pid), processSample(floor.pid!), await floorCount(floor), await simRequests(sim.child)];
+    const counts = () => Promise.all([request<FloorCount>(floor, 'count', 'count'), request<number>(sim.child, 'requests', 'requests')]);
+    const [s0, f0, [n0, r0]] = [processSample(pid), processSample(floor.pid!), await counts()];
     const b0 = pty.bytes();
     const t0 = performance.now();
     await sleep(WINDOW_S * 1000);
     const dt = (performance.now() - t0) / 1000;
-    const [s1, f1, n1, r1] = [processSample(pid), processSample(floor.pid!), await floorCount(floor), await simRequests(sim.child)];
+    const [s1, f1, [n1, r1]] = [processSample(pid), processSample(floor.pid!), await counts()];
     const floorRequests = n1.requests - n0.requests;
     return {
       cpu: ((s1.cpuSeconds - s0.cpuSeconds) / dt) * 100,
