@@ -53,6 +53,7 @@ const emojiModifier = /[\u{FE0F}\u{1F3FB}-\u{1F3FF}]/u;
 /** Unassigned (Cn, noncharacters included) or private use (Co): no agreed width, no meaning. */
 const unassignedOrPrivate = /^[\p{Cn}\p{Co}]$/u;
 const REPLACEMENT = '\uFFFD';
+const printableAscii = /^[\x20-\x7e]*$/;
 
 function isUnsafeCodePoint(cp: number): boolean {
   return unsafeRanges.some(([lo, hi]) => cp >= lo && cp <= hi);
@@ -104,6 +105,8 @@ function safeToken(chars: readonly string[], i: number): string {
  */
 export function sanitizeText(s: string, maxLength = 256): string {
   const text = typeof s === 'string' ? s : String(s);
+  // Printable ASCII that fits, most of what a device sends, is safe as it is.
+  if (text.length <= maxLength && printableAscii.test(text)) return text;
   // Every code point gives at least one output character, so beyond maxLength + 1 of them the
   // text is cut anyway; one more is read so a joiner at the end still sees its right neighbour.
   const { chars, more } = leadingCodePoints(text, Math.max(0, maxLength) + 2);

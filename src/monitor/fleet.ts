@@ -137,8 +137,8 @@ class FleetClient extends DeviceClient {
 export interface FleetDevice {
   readonly url: string;
   readonly poller: Poller;
-  /** The latest result of every operation, as a snapshot; null before the first result. */
-  snapshot: Snapshot | null;
+  /** The latest result of every operation, as a snapshot taken at the latest poll; null before the first result. */
+  readonly snapshot: Snapshot | null;
   /** Operations that have a result (a pending one is "not polled yet", not "down"). */
   readonly polled: Record<SectionName, boolean>;
   /** Wall time of each operation's latest poll, ms (PTP: all its port requests together). */
@@ -193,13 +193,22 @@ export class Fleet {
         thresholds: opts.thresholds,
         ...(profile ? { profile } : {}),
       });
-      const device: FleetDevice = { url: client.baseUrl, poller, snapshot: null, polled: perSection(false), durationMs: perSection(null), lastPollAt: null };
+      const device: FleetDevice = {
+        url: client.baseUrl,
+        poller,
+        // Made when read (a scrape), not on every answer: the results are the store's latest, which only an answer changes.
+        get snapshot() {
+          return this.lastPollAt === null ? null : poller.store.snapshot(this.lastPollAt);
+        },
+        polled: perSection(false),
+        durationMs: perSection(null),
+        lastPollAt: null,
+      };
       this.unsubscribe.push(
         poller.store.onResult((name, _result, at) => {
           device.polled[name] = true;
           device.durationMs[name] = pendingMs[name];
           pendingMs[name] = 0;
-          device.snapshot = poller.store.snapshot(at);
           device.lastPollAt = at;
         }),
       );

@@ -127,7 +127,7 @@ export interface HealthContext {
   firstSeen?: ReadonlyMap<string, number>;
 }
 
-interface RuleContext {
+export interface RuleContext {
   thresholds: Thresholds;
   now: number;
   answeredAt: (section: SectionName) => number;
@@ -137,7 +137,7 @@ interface RuleContext {
 
 type Draft = Omit<Finding, 'rule' | 'section'>;
 
-interface Rule {
+export interface Rule {
   id: string;
   section: SectionName | 'device';
   /** One line for the README and help: what the rule checks. */
@@ -619,17 +619,27 @@ export function mergeCauses(findings: Finding[], opts: { firstSeen?: ReadonlyMap
   return [merged, ...findings.filter((f) => f !== cause && !explained.includes(f))];
 }
 
-/** Every rule's findings, not merged: the findings as they are followed from poll to poll. */
-export function collectFindings(snapshot: Snapshot, thresholds: Thresholds = defaultThresholds, context: HealthContext = {}): Finding[] {
+/** What every rule is given besides the snapshot. */
+export function ruleContext(snapshot: Snapshot, thresholds: Thresholds, context: HealthContext): RuleContext {
   const now = context.now ?? Date.parse(snapshot.takenAt);
-  const c: RuleContext = {
+  return {
     thresholds,
     now,
     answeredAt: (section) => context.answeredAt?.[section] ?? now,
     intervalMs: context.intervalMs ?? null,
     observed: context.observed ?? [],
   };
-  return rules.flatMap((rule) => rule.evaluate(snapshot, c).map((f) => ({ ...f, rule: rule.id, section: rule.section })));
+}
+
+/** One rule's findings of `snapshot`. */
+export function ruleFindings(rule: Rule, snapshot: Snapshot, c: RuleContext): Finding[] {
+  return rule.evaluate(snapshot, c).map((f) => ({ ...f, rule: rule.id, section: rule.section }));
+}
+
+/** Every rule's findings, not merged: the findings as they are followed from poll to poll. */
+export function collectFindings(snapshot: Snapshot, thresholds: Thresholds = defaultThresholds, context: HealthContext = {}): Finding[] {
+  const c = ruleContext(snapshot, thresholds, context);
+  return rules.flatMap((rule) => ruleFindings(rule, snapshot, c));
 }
 
 export function evaluateHealth(snapshot: Snapshot, thresholds: Thresholds = defaultThresholds, context: HealthContext = {}): Verdict {

@@ -39,7 +39,7 @@ interface Track {
 }
 
 export interface Watched {
-  observed: Observation[];
+  observed: readonly Observation[];
   /** Frozen data starting or ending in this snapshot. */
   events: MonitorEvent[];
   /** The rest of what the verdict needs from the monitor: now, answer times, interval, observations. */
@@ -63,12 +63,16 @@ export class SuccessiveAnswers {
   private readonly formerSync = new Set<string>();
   private syncSource: string | null = null;
 
+  /** What the latest answers reveal; the same list until an answer of a watched section comes. */
+  private observed: readonly Observation[] | null = null;
+
   observe(snapshot: Snapshot, at: number, intervalMs: number, thresholds: Thresholds): Watched {
     const events: MonitorEvent[] = [];
     for (const name of [...sectionsWatched, 'alarm' as const]) {
       const section = snapshot[name];
       if (this.seen[name] === section) continue;
       this.seen[name] = section;
+      if (name !== 'alarm') this.observed = null;
       if (!section.ok) continue;
       this.answeredAt[name] = at;
       if (name === 'alarm') continue;
@@ -76,7 +80,7 @@ export class SuccessiveAnswers {
       events.push(...this.changes(name, found, at));
       if (name === 'ntp') this.followSyncSource(snapshot);
     }
-    const observed = [...sectionsWatched.flatMap((n) => [...this.frozen[n]!.values()].map((f) => f.observation)), ...this.formerSyncObservations(snapshot)];
+    const observed = (this.observed ??= [...sectionsWatched.flatMap((n) => [...this.frozen[n]!.values()].map((f) => f.observation)), ...this.formerSyncObservations(snapshot)]);
     return { observed, events, context: { now: at, answeredAt: { ...this.answeredAt }, intervalMs, observed } };
   }
 

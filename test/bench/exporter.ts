@@ -63,7 +63,8 @@ async function simFleetChild(count: number, scenario: ScenarioName): Promise<voi
   process.send?.({ urls: sims.map((s) => s.url) });
 }
 
-function request<T>(child: ChildProcess, msg: string, key: string): Promise<T> {
+/** Sends `msg` to a child process and resolves with the `key` of its first answer that has one. */
+export function request<T>(child: ChildProcess, msg: string, key: string): Promise<T> {
   return new Promise((resolve) => {
     const on = (m: unknown) => {
       if (m && typeof m === 'object' && key in m) {

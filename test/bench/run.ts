@@ -18,7 +18,9 @@
  *                  reading is its own part, `--only idle5`, five minutes long)
  *   exporter       test/bench/exporter.ts benchExporter (500 devices, 10 s), when present
  *   fleet          test/bench/fleet.ts: the fleet view, 50 simulated devices at --interval 2 in a
- *                  120x40 pty (CPU, RSS, bytes/s), render time and row lag behind answers
+ *                  120x40 pty (CPU, RSS, bytes/s) beside its HTTP floor (http-floor.ts: the same
+ *                  requests by a bare undici client, same window), 3 repeats; render time and
+ *                  row lag behind answers
  *   probe          test/bench/probe.ts: /probe for 500 devices every 10 s, one exporter process,
  *                  then two behind round-robin (latency as the scraper sees it, CPU, RSS)
  *
@@ -81,13 +83,13 @@ function progress(message: string) {
 // Start-up
 // ---------------------------------------------------------------------------------------------
 
-/** An anchor app of test/bench/ (hello.tsx, ink-rows.tsx), built with Ink and React unbundled. */
-async function buildAnchor(name: 'hello' | 'ink-rows'): Promise<string> {
+/** An anchor app of test/bench/ (hello.tsx, ink-rows.tsx, http-floor.ts), built with its packages unbundled. */
+async function buildAnchor(name: 'hello' | 'ink-rows' | 'http-floor'): Promise<string> {
   const dir = join(ROOT, 'node_modules/.cache/synctop-bench');
   mkdirSync(dir, { recursive: true });
   const out = join(dir, `${name}.mjs`);
   await build({
-    entryPoints: [join(ROOT, `test/bench/${name}.tsx`)],
+    entryPoints: [join(ROOT, `test/bench/${name}`)],
     outfile: out,
     bundle: true,
     packages: 'external',
@@ -555,7 +557,7 @@ async function main(): Promise<void> {
 
 async function fleetBench(): Promise<void> {
   const { benchFleet } = await import('./fleet.js');
-  rows.push(...(await benchFleet(BIN, progress)));
+  rows.push(...(await benchFleet(BIN, await buildAnchor('http-floor'), progress)));
 }
 
 function steadyRows(...results: SteadyResult[]): void {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffSnapshots, EventLog, StateClock, stateKey } from '../../src/monitor/events.js';
 import type { Snapshot } from '../../src/model/snapshot.js';
-import { down, edited, healthy } from './snapshots.js';
+import { down, edited, healthy, receiver, source } from './snapshots.js';
 
 const ntp = (s: Snapshot) => (s.ntp.ok ? s.ntp.data : null)!;
 const gnss = (s: Snapshot) => (s.gnss.ok ? s.gnss.data : null)!;
@@ -64,6 +64,33 @@ describe('diffSnapshots', () => {
   ])('recovery: %s', (_name, breakIt, message) => {
     const events = diffSnapshots(edited(breakIt), healthy(), 7);
     expect(events).toContainEqual(expect.objectContaining({ severity: 'ok', message }));
+  });
+});
+
+describe('diffSnapshots: identities the device repeats', () => {
+  // Two receivers with id 0 (one working, one standby) and two sources named GPS: each is paired
+  // with its namesake of the same rank, so nothing changed gives no event.
+  const twins = () =>
+    edited((s) => {
+      gnss(s).receivers = [receiver({ id: 0 }), receiver({ id: 0, status: 'standby', antenna: null, ppsValid: null, satellitesTotal: 0 })];
+      ntp(s).sources = [source({ name: 'GPS', state: 'Best source', isSyncSource: true }), source({ name: 'GPS', state: 'Not selectable', reachCount: 0 })];
+    });
+
+  it('no change, no event', () => {
+    expect(diffSnapshots(twins(), twins(), 1)).toEqual([]);
+  });
+
+  it('the second of two namesakes changing is its own change', () => {
+    const after = edited((s) => void (gnss(s).receivers[1]!.status = 'offline'), twins());
+    expect(diffSnapshots(twins(), after, 1).map((e) => e.message)).toEqual(['GNSS receiver 0 standby -> offline']);
+  });
+
+  it('time in state: the first of two namesakes, kept while nothing changes', () => {
+    const clock = new StateClock();
+    clock.observe(twins(), 1000);
+    clock.observe(twins(), 2000);
+    expect(clock.get(stateKey.gnss(0))).toEqual({ state: 'working', since: 1000, atLeast: true });
+    expect(clock.get(stateKey.ntp('GPS'))).toEqual({ state: 'Best source', since: 1000, atLeast: true });
   });
 });
 
