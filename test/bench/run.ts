@@ -33,6 +33,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { FleetBenchRow } from './fleet.js';
 import { processSample, spawnPty, type PtyProcess } from './pty.js';
 
 // React must be in production mode before anything imports it (see DESIGN.md).
@@ -50,14 +51,8 @@ const MARKER = '10.20.0.11'; // an NTP source of the `healthy` scenario: the dev
 const { startSimulator } = await import('../../src/sim/server.js');
 type Sim = Awaited<ReturnType<typeof startSimulator>>;
 
-interface Row {
-  figure: string;
-  value: string;
-  floor?: string;
-  ratio?: string;
-  goal?: string;
-  met?: boolean;
-}
+/** One row of the printed table (the fleet part builds its own rows of the same shape). */
+type Row = FleetBenchRow;
 const rows: Row[] = [];
 const notes: string[] = [];
 const benchStarted = performance.now();
