@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 // Ink's package exports only its entry; its Output is read from the file, as Ink's renderer does.
 import InkOutput from '../../node_modules/ink/build/output.js';
-import Output, { ROW_MEMO_SIZE, rowMemoSize, rowStats } from '../../src/ui/terminal/ink-output.js';
+import Output, { ROW_MEMO_BUDGET, ROW_MEMO_SIZE, rowMemoSize, rowStats } from '../../src/ui/terminal/ink-output.js';
 
 type Op =
   | { type: 'write'; x: number; y: number; text: string; transform: boolean }
@@ -70,6 +70,10 @@ describe("Ink's Output, rows remembered", () => {
 
   it('stays bounded however many distinct rows it paints', () => {
     for (let i = 0; i < ROW_MEMO_SIZE + 10; i++) frame(Output, { width: 20, height: 1 }, [{ type: 'write', x: 0, y: 0, text: `row ${i}`, transform: false }]);
-    expect(rowMemoSize()).toBeLessThanOrEqual(ROW_MEMO_SIZE);
+    expect(rowMemoSize().rows).toBeLessThanOrEqual(ROW_MEMO_SIZE);
+    // Long rows are bounded by their characters, not only by count.
+    const long = 'x'.repeat(1000);
+    for (let i = 0; i < 600; i++) frame(Output, { width: 1010, height: 1 }, [{ type: 'write', x: 0, y: 0, text: `${i} ${long}`, transform: false }]);
+    expect(rowMemoSize().characters).toBeLessThanOrEqual(ROW_MEMO_BUDGET);
   });
 });

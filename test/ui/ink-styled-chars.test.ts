@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as pkg from '@alcalzone/ansi-tokenize';
-import { PIECES_MEMO_SIZE, piecesMemoSize, styledCharsOf, styledCharsToString } from '../../src/ui/terminal/ink-styled-chars.js';
+import { PIECES_CHAR_BUDGET, PIECES_MEMO_SIZE, piecesMemoSize, styledCharsOf, styledCharsToString } from '../../src/ui/terminal/ink-styled-chars.js';
 
 const pieces = [
   'a', 'LOCKED', ' ', '●', '東', '👍', '─', 'µ',
@@ -59,7 +59,10 @@ describe('Ink styled characters, remembered', () => {
 
   it('stays bounded however many distinct texts it sees', () => {
     for (let i = 0; i < PIECES_MEMO_SIZE + 10; i++) styledCharsOf(`\x1b[32mrow ${i}\x1b[39m`);
-    expect(piecesMemoSize()).toBeLessThanOrEqual(PIECES_MEMO_SIZE);
+    expect(piecesMemoSize().pieces).toBeLessThanOrEqual(PIECES_MEMO_SIZE);
+    // Pieces of a thousand characters each: bounded by their characters, not only by count.
+    for (let i = 0; i < 1000; i++) styledCharsOf(`\x1b[32m${String(i).padStart(1000, '.')}`);
+    expect(piecesMemoSize().characters).toBeLessThanOrEqual(PIECES_CHAR_BUDGET);
     const long = `\x1b[1m${'x'.repeat(10_000)}\x1b[22m`;
     expect(viaMemo(long)).toBe(viaPackage(long));
   });

@@ -22,6 +22,9 @@ describe('rememberText', () => {
     const id = rememberText((t: string) => (calls++, t), 100, 10);
     for (let i = 0; i < 1000; i++) id(`row ${i}`);
     expect(id.size()).toBeLessThanOrEqual(100);
+    const bounded = rememberText((t: string) => t, 1000, 100, 250);
+    for (let i = 0; i < 100; i++) bounded(`${i}`.padStart(100, '0'));
+    expect(bounded.size()).toBeLessThanOrEqual(2);
     const long = 'x'.repeat(11);
     calls = 0;
     id(long);

@@ -41,7 +41,10 @@ interface RowWrite {
 
 /** Distinct rows remembered: a few screens' worth of rows of a 250x80 terminal. */
 export const ROW_MEMO_SIZE = 2048;
+/** ... and the characters of their keys and texts together. */
+export const ROW_MEMO_BUDGET = 1 << 20;
 const rowMemo = new Map<string, string>();
+let rowMemoCharacters = 0;
 
 /** Rows painted (memo misses) and taken from the memo, since start: tests and the benchmark. */
 export const rowStats = { painted: 0, remembered: 0 };
@@ -146,8 +149,12 @@ export default class Output {
     let text = rowMemo.get(key);
     if (text === undefined) {
       text = this.paint(writes);
-      if (rowMemo.size >= ROW_MEMO_SIZE) rowMemo.clear();
+      if (rowMemo.size >= ROW_MEMO_SIZE || rowMemoCharacters + key.length + text.length > ROW_MEMO_BUDGET) {
+        rowMemo.clear();
+        rowMemoCharacters = 0;
+      }
       rowMemo.set(key, text);
+      rowMemoCharacters += key.length + text.length;
       rowStats.painted++;
     } else rowStats.remembered++;
     return text;
@@ -172,7 +179,7 @@ export default class Output {
   }
 }
 
-/** Rows currently remembered (tests). */
-export function rowMemoSize(): number {
-  return rowMemo.size;
+/** Rows currently remembered, and their characters (tests). */
+export function rowMemoSize(): { rows: number; characters: number } {
+  return { rows: rowMemo.size, characters: rowMemoCharacters };
 }

@@ -34,6 +34,9 @@ import { rememberText } from './text-memo.js';
 
 /** Pieces remembered (a piece and the style it starts in): a 250x80 screen holds a few thousand. */
 export const PIECES_MEMO_SIZE = 8192;
+/** ... and their characters (an object each): a 250x80 screen has 20,000. */
+export const PIECES_CHAR_BUDGET = 1 << 17;
+let piecesChars = 0;
 /** Longer pieces are worked out without remembering them (a memo key is the whole piece). */
 const MAX_REMEMBERED_LENGTH = 1024;
 
@@ -80,8 +83,12 @@ function pieceOf(text: string, before: Style): Piece {
     }
     piece = { chars, after: style };
     if (remember) {
-      if (pieces.size >= PIECES_MEMO_SIZE) pieces.clear();
+      if (pieces.size >= PIECES_MEMO_SIZE || piecesChars + chars.length > PIECES_CHAR_BUDGET) {
+        pieces.clear();
+        piecesChars = 0;
+      }
       pieces.set(key, piece);
+      piecesChars += chars.length;
     }
   }
   return piece;
@@ -183,7 +190,7 @@ export function styledCharsToString(chars: StyledChar[]): string {
 /** The style list of unstyled characters (the blank cells of a row share it). */
 export const UNSTYLED: AnsiCode[] = NO_STYLE.codes;
 
-/** Pieces currently remembered (tests). */
-export function piecesMemoSize(): number {
-  return pieces.size;
+/** Pieces currently remembered, and their characters (tests). */
+export function piecesMemoSize(): { pieces: number; characters: number } {
+  return { pieces: pieces.size, characters: piecesChars };
 }
