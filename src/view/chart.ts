@@ -244,13 +244,18 @@ export function timeAxisLine(from: number | null, to: number | null, indent: num
   const step = TIME_STEPS.find((s) => (spanS / s) * (labelWidth(s) + 2) <= plotCols) ?? TIME_STEPS[TIME_STEPS.length - 1]!;
   const text = ' '.repeat(plotCols).split('');
   const firstTick = Math.ceil(from / (step * 1000)) * step * 1000;
+  let placed = 0;
   for (let t = firstTick; t <= to; t += step * 1000) {
     const label = fine(step) ? clockTime(t) : clockTime(t).slice(0, 5);
     const x = Math.round(((t - from) / (to - from)) * (plotCols - 1));
     const start = Math.min(plotCols - label.length, x);
     if (start < 0 || text.slice(Math.max(0, start - 1), start + label.length + 1).some((c) => c !== ' ')) continue;
     for (let k = 0; k < label.length; k++) text[start + k] = label[k]!;
+    placed++;
   }
+  // A span shorter than its step (under a second of samples) holds no tick: the axis still says
+  // when it starts.
+  if (placed === 0) return [cell(' '.repeat(indent)), cell(clockTime(from), 'muted')];
   return [cell(' '.repeat(indent)), cell(text.join('').trimEnd(), 'muted')];
 }
 

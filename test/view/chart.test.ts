@@ -35,6 +35,14 @@ describe('chart', () => {
     }
   });
 
+  it('a span under one tick step (samples within a second) still says when it starts', () => {
+    // 13:00:00.100 to 13:00:00.900: no whole second falls inside.
+    const samples = { times: Float64Array.from([100, 300, 500, 700, 900], (ms) => T0 + ms), values: Float64Array.from([5, 8, 3, 9, 4]) };
+    const lines = offsetChart(samples, limits, { width: 60, height: 10, ascii: false }).map(lineText);
+    inBox(lines, 60, 10);
+    expect(lines[9]).toMatch(/13:00:00/);
+  });
+
   it('draws the zero line and the thresholds the scale reaches', () => {
     const lines = offsetChart(series([0, 500, 1500, 800, -200]), limits, { width: 40, height: 12, ascii: true });
     const warnRow = lines.find((l) => l.some((c) => c.token === 'warn' && c.text.includes('-')));
