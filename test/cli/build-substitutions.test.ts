@@ -10,6 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ROW_MEMO_SIZE } from '../../src/ui/terminal/ink-output.js';
+import { PIECES_MEMO_SIZE } from '../../src/ui/terminal/ink-styled-chars.js';
+import { DISPLAY_WIDTH_MEMO_SIZE } from '../../src/view/display-width.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const out = mkdtempSync(join(tmpdir(), 'synctop-build-'));
@@ -20,14 +23,14 @@ describe('the bundle', () => {
     execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--outdir', out, '--no-minify'], { cwd: root, stdio: 'pipe' });
     const files = [join(out, 'synctop.js'), ...readdirSync(join(out, 'chunks')).map((f) => join(out, 'chunks', f))];
     const text = files.map((f) => readFileSync(f, 'utf8')).join('\n');
-    expect(text).toContain('ROW_MEMO_SIZE = 2048');
-    expect(text).toContain('PIECES_MEMO_SIZE = 8192');
-    expect(text).toContain('DISPLAY_WIDTH_MEMO_SIZE = 4096');
+    expect(text).toContain(`ROW_MEMO_SIZE = ${ROW_MEMO_SIZE}`);
+    expect(text).toContain(`PIECES_MEMO_SIZE = ${PIECES_MEMO_SIZE}`);
+    expect(text).toContain(`DISPLAY_WIDTH_MEMO_SIZE = ${DISPLAY_WIDTH_MEMO_SIZE}`);
     // Ink's own Output (its per-frame OutputCaches class) and the package's styledCharsFromTokens
     // (a style list copied per character) are not bundled.
     expect(text).not.toContain('class OutputCaches');
     // Ink's squash-text-nodes calls its sanitizeAnsi through the memo.
-    expect(text).toMatch(/var \w+ = rememberText\(sanitize_ansi_default\);/);
+    expect(text).toMatch(/var \w+ = rememberText\(sanitize_ansi_default\b/);
     expect(text).not.toMatch(/styles: \[\.\.\.codes\]/);
   });
 });

@@ -39,14 +39,14 @@ interface RowWrite {
   transformers: Transformer[];
 }
 
-/** Distinct rows remembered: a few screens' worth of rows of a 250x80 terminal. */
-export const ROW_MEMO_SIZE = 2048;
+/** Distinct rows remembered: six screens of rows of a 250x80 terminal (a changed row is a new text anyway). */
+export const ROW_MEMO_SIZE = 512;
 /** ... and the characters of their keys and texts together. */
-export const ROW_MEMO_BUDGET = 1 << 20;
+export const ROW_MEMO_BUDGET = 1 << 18;
 const rowMemo = new Map<string, string>();
 let rowMemoCharacters = 0;
 
-/** Rows painted (memo misses) and taken from the memo, since start: tests and the benchmark. */
+/** Rows painted (memo misses) and taken from the memo, since start (tests). */
 export const rowStats = { painted: 0, remembered: 0 };
 
 const BLANK: StyledChar = { type: 'char', value: ' ', fullWidth: false, styles: UNSTYLED };

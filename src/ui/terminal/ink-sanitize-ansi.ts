@@ -7,4 +7,5 @@
 import sanitizeAnsi from 'ink/build/sanitize-ansi.js';
 import { rememberText } from './text-memo.js';
 
-export default rememberText(sanitizeAnsi);
+// Ink asks it for every text node of every frame: a few screens' worth of rows is enough.
+export default rememberText(sanitizeAnsi, 512, 4096, 1 << 18);

@@ -33,9 +33,13 @@ import {
 import { rememberText } from './text-memo.js';
 
 /** Pieces remembered (a piece and the style it starts in): a 250x80 screen holds a few thousand. */
-export const PIECES_MEMO_SIZE = 8192;
-/** ... and their characters (an object each): a 250x80 screen has 20,000. */
-export const PIECES_CHAR_BUDGET = 1 << 17;
+export const PIECES_MEMO_SIZE = 4096;
+/**
+ * ... and their characters (an object each). Pieces are painted only for rows that changed
+ * (the Output remembers whole rows), a thousand or two characters a frame at 100x30: this is
+ * some twenty frames of them, and no more memory than that.
+ */
+export const PIECES_CHAR_BUDGET = 1 << 15;
 let piecesChars = 0;
 /** Longer pieces are worked out without remembering them (a memo key is the whole piece). */
 const MAX_REMEMBERED_LENGTH = 1024;
