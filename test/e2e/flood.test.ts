@@ -144,7 +144,13 @@ describe('the live monitor of a flooding device', () => {
       `flood: live monitor, 8 s at 1 s polling: CPU ${cpu[0]} vs ${cpu[1]} ticks (x${cpuRatio.toFixed(2)}), peak RSS ${(after[0]!.peakKb / 1024).toFixed(0)} vs ${(after[1]!.peakKb / 1024).toFixed(0)} MB (x${memRatio.toFixed(2)})`,
     );
     expect(memRatio).toBeLessThan(2);
-    expect(cpuRatio).toBeLessThan(4);
+    // A flooding device sends four 1 MiB answers a second, each parsed before its lists are cut:
+    // that is most of its cost, and no part of a healthy device's. The bound catches per-item
+    // work on the 100,000 entries (a quadratic pass is tens of times over it). It was 4x until
+    // the render path got cheaper: the healthy monitor fell from about 48 to 35 ticks in this
+    // window while the flooding one did not rise (15.7 % of a core against 17.7 % before, side
+    // by side), so the same flood now reads 4.1-4.2x.
+    expect(cpuRatio).toBeLessThan(6);
 
     // Still responsive: a key is answered at once.
     bad.keys('?');
