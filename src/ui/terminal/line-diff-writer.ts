@@ -38,6 +38,8 @@ interface Row {
   endsDefault: boolean;
   /** The row as cells, computed when first needed for a within-row diff (null: not possible). */
   cells?: Cell[] | null;
+  /** Parsed from exactly these bytes, from and to the default pen: the same bytes are this row again. */
+  reusable?: boolean;
 }
 
 const BLANK: Row = { bytes: '', plain: '', endsDefault: true };
@@ -91,11 +93,12 @@ export class LineDiffWriter extends Writable {
   private readonly pen = new Pen();
   private carry = '';
   /**
-   * Rows parsed lately, by their bytes, for rows that start and end with the default pen: Ink
-   * writes every row in every frame, most of them the same bytes as the frame before, and such
-   * a row is the same Row again without parsing it (bounded: cleared at a few screens' worth).
+   * The rows of the screen as last sent, by their bytes, for rows that start and end with the
+   * default pen: Ink writes every row in every frame, most of them the same bytes as the frame
+   * before, and such a row is the same Row again without parsing it. Only the rows on screen are
+   * kept (rebuilt after each update), so it holds nothing the screen does not.
    */
-  private readonly parsedRows = new Map<string, Row>();
+  private parsedRows = new Map<string, Row>();
 
   // The update being collected (everything Ink writes within one synchronous render).
   private pending = false;
@@ -395,13 +398,17 @@ export class LineDiffWriter extends Writable {
     if (!o) return;
     this.open = null;
     const row: Row = { bytes: o.startPen + o.parts.join(''), plain: o.plain.join(''), endsDefault: this.pen.isDefault };
-    this.screen[this.row] = row;
     // Its bytes are exactly what Ink wrote for it (text and SGR only: anything else either
     // closes the row or is not understood), from and to the default pen.
-    if (o.startPen === '' && row.endsDefault && !this.notUnderstood) {
-      if (this.parsedRows.size >= 4 * this.rows) this.parsedRows.clear();
-      this.parsedRows.set(row.bytes, row);
-    }
+    if (o.startPen === '' && row.endsDefault && !this.notUnderstood) row.reusable = true;
+    this.screen[this.row] = row;
+  }
+
+  /** The rows the next update may take as they are: this screen's. */
+  private rememberScreenRows(): void {
+    const rows = new Map<string, Row>();
+    for (const row of this.screen) if (row.reusable) rows.set(row.bytes, row);
+    this.parsedRows = rows;
   }
 
   /** Sends the collected update to the terminal. */
@@ -425,6 +432,7 @@ export class LineDiffWriter extends Writable {
       this.overwideTimer = null;
     }
     this.pending = false;
+    this.rememberScreenRows();
     if (this.passthrough) {
       this.notUnderstood = this.repaintAll = false;
       this.bells = 0;
