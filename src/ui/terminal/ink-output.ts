@@ -20,6 +20,7 @@
 import sliceAnsi from 'slice-ansi';
 import stringWidth from 'string-width';
 import { styledCharsOf, styledCharsToString, UNSTYLED } from './ink-styled-chars.js';
+import { BoundedMemo } from './text-memo.js';
 import type { StyledChar } from '@alcalzone/ansi-tokenize';
 
 type Transformer = (line: string, index: number) => string;
@@ -43,8 +44,7 @@ interface RowWrite {
 export const ROW_MEMO_SIZE = 512;
 /** ... and the characters of their keys and texts together. */
 export const ROW_MEMO_BUDGET = 1 << 18;
-const rowMemo = new Map<string, string>();
-let rowMemoCharacters = 0;
+const rowMemo = new BoundedMemo<string>(ROW_MEMO_SIZE, ROW_MEMO_BUDGET);
 
 /** Rows painted (memo misses) and taken from the memo, since start (tests). */
 export const rowStats = { painted: 0, remembered: 0 };
@@ -149,12 +149,7 @@ export default class Output {
     let text = rowMemo.get(key);
     if (text === undefined) {
       text = this.paint(writes);
-      if (rowMemo.size >= ROW_MEMO_SIZE || rowMemoCharacters + key.length + text.length > ROW_MEMO_BUDGET) {
-        rowMemo.clear();
-        rowMemoCharacters = 0;
-      }
-      rowMemo.set(key, text);
-      rowMemoCharacters += key.length + text.length;
+      rowMemo.set(key, text, key.length + text.length);
       rowStats.painted++;
     } else rowStats.remembered++;
     return text;
@@ -181,5 +176,6 @@ export default class Output {
 
 /** Rows currently remembered, and their characters (tests). */
 export function rowMemoSize(): { rows: number; characters: number } {
-  return { rows: rowMemo.size, characters: rowMemoCharacters };
+  const { entries, weight } = rowMemo.usage();
+  return { rows: entries, characters: weight };
 }

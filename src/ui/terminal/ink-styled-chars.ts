@@ -30,7 +30,7 @@ import {
   type StyledChar,
   type Token,
 } from '@alcalzone/ansi-tokenize';
-import { rememberText } from './text-memo.js';
+import { BoundedMemo, rememberText } from './text-memo.js';
 
 /** Pieces remembered (a piece and the style it starts in): a 250x80 screen holds a few thousand. */
 export const PIECES_MEMO_SIZE = 4096;
@@ -40,7 +40,6 @@ export const PIECES_MEMO_SIZE = 4096;
  * some twenty frames of them, and no more memory than that.
  */
 export const PIECES_CHAR_BUDGET = 1 << 15;
-let piecesChars = 0;
 /** Longer pieces are worked out without remembering them (a memo key is the whole piece). */
 const MAX_REMEMBERED_LENGTH = 1024;
 
@@ -57,7 +56,7 @@ interface Style {
 
 const NO_STYLE: Style = { key: '', codes: [] };
 const styles = new Map<string, Style>([['', NO_STYLE]]);
-const pieces = new Map<string, Piece>();
+const pieces = new BoundedMemo<Piece>(PIECES_MEMO_SIZE, PIECES_CHAR_BUDGET);
 
 function styleOf(codes: AnsiCode[]): Style {
   const key = codes.map((c) => c.code).join('');
@@ -86,14 +85,7 @@ function pieceOf(text: string, before: Style): Piece {
       else chars.push({ ...token, styles: style.codes });
     }
     piece = { chars, after: style };
-    if (remember) {
-      if (pieces.size >= PIECES_MEMO_SIZE || piecesChars + chars.length > PIECES_CHAR_BUDGET) {
-        pieces.clear();
-        piecesChars = 0;
-      }
-      pieces.set(key, piece);
-      piecesChars += chars.length;
-    }
+    if (remember) pieces.set(key, piece, chars.length);
   }
   return piece;
 }
@@ -196,5 +188,6 @@ export const UNSTYLED: AnsiCode[] = NO_STYLE.codes;
 
 /** Pieces currently remembered, and their characters (tests). */
 export function piecesMemoSize(): { pieces: number; characters: number } {
-  return { pieces: pieces.size, characters: piecesChars };
+  const { entries, weight } = pieces.usage();
+  return { pieces: entries, characters: weight };
 }
