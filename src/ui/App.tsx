@@ -7,9 +7,8 @@ import type { ComponentType } from 'react';
 import { useEffect, useMemo, useReducer } from 'react';
 import { Box } from 'ink';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
-import type { Size } from './layout.js';
-import type { PaneNeed } from './layout.js';
-import { chooseMode, paneWidth, planLayout } from './layout.js';
+import type { LayoutPlan, PaneNeed, Size } from './layout.js';
+import { chooseMode, emptyBodyLines, paneWidth, planLayout } from './layout.js';
 import { useBell } from './hooks/useBell.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
 import { useMonitorState } from './hooks/useMonitorState.js';
@@ -27,6 +26,7 @@ import { HelpOverlay, helpLines } from './panes/HelpOverlay.js';
 import { NtpPane, ntpPaneNeed } from './panes/NtpPane.js';
 import type { PaneProps } from './panes/pane-props.js';
 import { PtpPane, ptpPaneNeed } from './panes/PtpPane.js';
+import type { Line } from '../view/cell.js';
 import { headerLines } from '../view/header.js';
 import { sectionSummary } from '../view/summary.js';
 import type { ListLengths, PaneId, UiState } from './ui-state.js';
@@ -113,12 +113,28 @@ export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display:
   };
 }
 
+/**
+ * The header's lines and the panes' plan. A body line no pane can use (the layout hands out
+ * panes in steps: a compact form or a summary line) goes to the header when that shows its cut
+ * third line (the outage banner, the worst finding) whole, as long as no pane loses a line.
+ */
+export function screenPlan(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): { header: Line[]; plan: LayoutPlan } {
+  const needs = paneNeeds(state, ui, size, display, now);
+  const header = headerLines(state, now, { ...display, width: size.columns });
+  const plan = planLayout(size, ui.focus, ui.zoomed, header.length + 1, needs);
+  const spare = ui.overlay ? 0 : emptyBodyLines(plan);
+  if (spare === 0) return { header, plan };
+  const roomier = headerLines(state, now, { ...display, width: size.columns, extraLines: spare });
+  if (roomier.length === header.length) return { header, plan };
+  const replanned = planLayout(size, ui.focus, ui.zoomed, roomier.length + 1, needs);
+  const used = (p: LayoutPlan) => p.bodyHeight - emptyBodyLines(p);
+  return used(replanned) === used(plan) ? { header: roomier, plan: replanned } : { header, plan };
+}
+
 /** Everything below the hooks: a pure function of state, UI state, size and time. */
 export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorState; ui: UiState; size: Size; now: number; devices?: readonly DeviceChoice[] }) {
   const display = useDisplay();
-  const header = headerLines(state, now, { ...display, width: size.columns });
-  const chrome = header.length + 1;
-  const plan = planLayout(size, ui.focus, ui.zoomed, chrome, paneNeeds(state, ui, size, display, now));
+  const { header, plan } = screenPlan(state, ui, size, display, now);
   const width = plan.width;
   const bodyHeight = plan.bodyHeight;
   const eventsVersion = state.events.version;

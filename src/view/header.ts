@@ -10,7 +10,7 @@ import type { Cell, Line } from './cell.js';
 import { cell } from './cell.js';
 import { ageText, clockTime, dateTime } from './time.js';
 import { verdictParts } from './verdict.js';
-import { fitLine, lineWidth } from './fit.js';
+import { fitLine, lineWidth, wrapLine } from './fit.js';
 
 /** "▶ REPLAY 120/5400 x4 2026-11-22 14:02:11": where in the recording, how fast, which moment. */
 export function replayText(replay: ReplayPosition, glyphs: Glyphs, paused: boolean): string {
@@ -90,9 +90,23 @@ export function healthLine(state: MonitorState, nowMs?: number, fit?: { width: n
 /** The key that lists every finding (see ui/keys.ts). */
 export const FINDINGS_KEY = 'f';
 
-export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs; width?: number }): Line[] {
+/**
+ * `extraLines`: lines the screen has no other use for. The third line (outage banner or worst
+ * finding) takes them to show itself whole, wrapped, instead of cut with "…"; when it would
+ * need more than that, it stays one cut line.
+ */
+export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs; width?: number; extraLines?: number }): Line[] {
   const fit = opts.width === undefined ? undefined : { width: opts.width, ellipsis: opts.glyphs.ellipsis };
-  const extra = outageBanner(state, nowMs, opts.ascii) ?? healthLine(state, nowMs, fit);
   const sep = cell(` ${opts.glyphs.separator} `, 'muted');
-  return [statusLine(state, opts.glyphs), [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator, nowMs)], ...(extra ? [extra] : [])];
+  const head = [statusLine(state, opts.glyphs), [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator, nowMs)]];
+  const banner = outageBanner(state, nowMs, opts.ascii);
+  const extra = banner ?? healthLine(state, nowMs, fit);
+  if (!extra) return head;
+  const extraLines = opts.extraLines ?? 0;
+  if (opts.width !== undefined && extraLines > 0) {
+    const whole = banner ?? healthLine(state, nowMs);
+    const wrapped = whole ? wrapLine(whole, opts.width, 2) : [];
+    if (wrapped.length > 1 && wrapped.length <= 1 + extraLines && wrapped.every((l) => lineWidth(l) <= opts.width!)) return [...head, ...wrapped];
+  }
+  return [...head, extra];
 }

@@ -12,6 +12,7 @@ import { ntpModes, ntpOverallStates, ntpSourceStates, offsetToken, styleOf } fro
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { sparkline } from './sparkline.js';
+import { lineWidth } from './fit.js';
 import type { TableColumn, TableRow } from './table-layout.js';
 
 export type NtpColumn = 'state' | 'name' | 'word' | 'since' | 'mode' | 'stratum' | 'poll' | 'reach' | 'lastRx' | 'offset' | 'error' | 'trend';
@@ -49,6 +50,8 @@ export interface NtpRenderOptions {
   inState?: string | null;
   /** Offsets beyond these are colored warn / bad (--ntp-warn, --ntp-crit). */
   limits?: OffsetLimits;
+  /** Columns the detail lines have: a sparkline that would be cut there is left out. */
+  width?: number;
 }
 
 /** chrony's error bound: "±450µs" ("+/-450us" in ASCII); the formatter's sign is dropped. */
@@ -104,6 +107,13 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
   const moved = spread(window);
   const reachWords = describeReach(count);
   const spark = sparkline(history, opts.sparkWidth ?? SPARK_WIDTH, opts.glyphs.sparkRamp);
+  const reach = cell(`reach ${src.reach ?? '-'}`, reachToken(src.reach));
+  const words = cell(reachWords ? ` (${reachWords})` : '', reachToken(src.reach));
+  const spreadCell = cell(spreadText(moved, window.length, opts.ascii));
+  // Where the line is too narrow, what the table already shows goes first: the sparkline (its
+  // trend column), then the reach register in words (its marks); the spread stays whole.
+  const reachLines: Line[] = [[reach, words, spreadCell, cell(spark ? ` ${spark}` : '', 'accent')], [reach, words, spreadCell], [reach, spreadCell]];
+  const reachLine = reachLines.find((l) => opts.width === undefined || lineWidth(l) <= opts.width) ?? reachLines[reachLines.length - 1]!;
   return [
     [
       cell(`${style.symbol} ${style.word}`, style.token, true),
@@ -115,12 +125,7 @@ export function ntpSourceDetail(src: NtpSource, history: readonly (number | null
       cell(`  measured ${fmt(src.measuredOffsetNs)}`),
       cell(src.errorNs === null ? '' : `  ${plusMinus(src.errorNs, opts.ascii)}`),
     ],
-    [
-      cell(`reach ${src.reach ?? '-'}`, reachToken(src.reach)),
-      cell(reachWords ? ` (${reachWords})` : '', reachToken(src.reach)),
-      cell(spreadText(moved, window.length, opts.ascii)),
-      cell(spark ? ` ${spark}` : '', 'accent'),
-    ],
+    reachLine,
   ];
 }
 

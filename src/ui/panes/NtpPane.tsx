@@ -45,9 +45,25 @@ function legendThatFits(blocks: Line[][], lines: number): Line[] {
 export function ntpPaneNeed(state: MonitorState, filter = '', width = Infinity, glyphs?: Glyphs): PaneNeed {
   const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
   const head = 1 + (state.ntp.error ? 1 : 0) + 1;
-  const legend = glyphs ? legendBlocks(glyphs, width).reduce((sum, b) => sum + b.length, 0) : 2;
-  const full = head + (n > 0 ? 1 + n + DETAIL_LINES + legend : 0);
-  return elastic(full, n > 0 ? head + 2 : full);
+  const blocks = glyphs ? legendBlocks(glyphs, width).map((b) => b.length) : [1, 1];
+  if (n === 0) return elastic(head, head);
+  // Below the whole table and detail the table scrolls (any height); above them, the legend's
+  // blocks are shown whole or not at all, so only the heights they fill exactly are asked for.
+  const table = head + 1 + n + DETAIL_LINES;
+  const full = table + blocks.reduce((sum, b) => sum + b, 0);
+  return {
+    full,
+    fit: (lines) => {
+      if (lines < head + 2) return 0;
+      if (lines <= table) return lines;
+      let used = table;
+      for (const b of blocks) {
+        if (used + b > lines) break;
+        used += b;
+      }
+      return used;
+    },
+  };
 }
 
 const ntpInState = (state: MonitorState, name: string, now: number, ascii: boolean) => timeInState(state.stateClock, stateKey.ntp(name), now, ascii);
@@ -78,7 +94,7 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
     charted && current && chartHeight > 0
       ? [chartTitle(`offset of ${current.name}`, chartSamples ?? { times: [], values: [] }), ...offsetChart(chartSamples ?? { times: [], values: [] }, opts.limits, { width, height: chartHeight - 1, ascii: display.ascii })]
       : [];
-  const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, inState: ntpInState(state, current.name, now, opts.ascii) }).slice(0, detailLines) : [];
+  const detail = current ? ntpSourceDetail(current, history(current.name), { ...opts, width, inState: ntpInState(state, current.name, now, opts.ascii) }).slice(0, detailLines) : [];
 
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>

@@ -1,0 +1,74 @@
+/**
+ * The outage screen at the sizes technicians use: the banner that says why the device does not
+ * answer is whole whenever a line of the screen would otherwise stay empty, and no line is cut
+ * with "…" beside an empty one.
+ */
+import { describe, expect, it } from 'vitest';
+import { render } from 'ink-testing-library';
+import { Screen } from '../../src/ui/App.js';
+import { initialUiState, type PaneId } from '../../src/ui/ui-state.js';
+import { DisplayContext, makeDisplay } from '../../src/ui/widgets/Display.js';
+import { NOW, OUTAGE_REASON, unreachableState } from './fixtures.js';
+import { frameViolations, stripAnsi } from './harness.js';
+
+function screen(columns: number, rows: number, focus: PaneId): string[] {
+  const r = render(
+    <DisplayContext.Provider value={makeDisplay(false, false)}>
+      <Screen state={unreachableState()} ui={{ ...initialUiState, focus }} size={{ columns, rows }} now={NOW} />
+    </DisplayContext.Provider>,
+  );
+  const frame = stripAnsi(r.lastFrame() ?? '');
+  r.unmount();
+  expect(frameViolations(frame, columns, rows)).toEqual([]);
+  return frame.split('\n');
+}
+
+/** The body: between the header (up to the first pane title or summary) and the footer. */
+function bodyLines(lines: string[]): string[] {
+  const start = lines.findIndex((l) => /^(━▶|──) \d |^\d [A-Z]/.test(l));
+  return lines.slice(start, -1);
+}
+
+describe('the outage screen', () => {
+  it.each([
+    [80, 24, 'ntp'],
+    [80, 24, 'ptp'],
+    [80, 24, 'events'],
+    [80, 24, 'gnss'],
+    [100, 30, 'ntp'],
+    [100, 30, 'ptp'],
+    [120, 40, 'ntp'],
+  ] as const)('%ix%i, %s focused: no empty line while a line is cut', (columns, rows, focus) => {
+    const lines = screen(columns, rows, focus);
+    const empty = bodyLines(lines).filter((l) => l.trim() === '');
+    const cut = lines.filter((l) => l.includes('…'));
+    expect(empty.length === 0 || cut.length === 0, `empty lines beside cut ones:\n${cut.join('\n')}`).toBe(true);
+  });
+
+  it('every height from 18 to 40 rows at 80 columns, every pane focused: no empty line while a line is cut', () => {
+    const bad: string[] = [];
+    for (const columns of [80])
+      for (let rows = 18; rows <= 40; rows++)
+        for (const focus of ['ntp', 'gnss', 'ptp', 'alarm', 'events'] as const) {
+          const lines = screen(columns, rows, focus);
+          const empty = bodyLines(lines).filter((l) => l.trim() === '').length;
+          const cut = lines.filter((l) => l.includes('…')).length;
+          if (empty > 0 && cut > 0) bad.push(`${columns}x${rows} ${focus}: ${empty} empty, ${cut} cut\n${lines.join('\n')}`);
+        }
+    expect(bad).toEqual([]);
+  });
+
+  it('80x27 with the NTP pane focused: the banner takes the line the panes leave and says the reason whole', () => {
+    const lines = screen(80, 27, 'ntp');
+    const header = lines.slice(0, lines.findIndex((l) => l.startsWith('━▶')));
+    expect(header).toHaveLength(4);
+    expect(header.slice(2).join(' ').replace(/\s+/g, ' ')).toContain(OUTAGE_REASON);
+    expect(header[3]).toMatch(/^ {2}\S/);
+  });
+
+  it('80x24 with the NTP pane focused: the spread of the selected source whole; its sparkline is the trend column', () => {
+    const lines = screen(80, 24, 'ntp');
+    const reach = lines.find((l) => l.startsWith('reach '));
+    expect(reach).toMatch(/offset spread \S+ over \d+ device polls$/);
+  });
+});
