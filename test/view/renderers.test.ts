@@ -564,6 +564,15 @@ describe('field grid in a pane too short for one column', () => {
       `ff ${'v'.repeat(30)}`,
     ]);
   });
+  it('keeps the pairs that cut nothing when one more pair is needed: only that pair is cut', () => {
+    // Like the alarm pane losing a line to an error line: long values first, short ones after.
+    const alarmLike = [f('aa', 30), f('bb', 30), f('cc', 30), f('dd', 10), f('ee', 10), f('ff', 30), f('gg', 10), f('hh', 10)];
+    const out = gridLines(alarmLike, 40, 40, '~', 5).map(lineText);
+    expect(out).toHaveLength(5);
+    expect(out.filter((l) => l.includes('~'))).toHaveLength(1);
+    expect(out[0]).toMatch(/^aa v+~ +bb v+~$/);
+    expect(out.slice(1)).toEqual([`cc ${'v'.repeat(30)}`, `dd ${'v'.repeat(10)}        ee ${'v'.repeat(10)}`, `ff ${'v'.repeat(30)}`, `gg ${'v'.repeat(10)}        hh ${'v'.repeat(10)}`]);
+  });
   it('never cuts a whole value to pair it', () => {
     const ids = [f('aa', 30, true), f('bb', 30, true), f('cc', 30, true)];
     expect(pairLinesOrNull(ids, 2)).toBeNull();

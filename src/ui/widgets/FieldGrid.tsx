@@ -54,8 +54,9 @@ function halfValueWidth(width: number, labelWidth: number): number {
 /**
  * A one-column grid that is a few lines too tall for its pane: neighbouring fields share a line
  * (in reading order) until the lines fit `height`. First only fields whose values both fit half
- * the width; if that is not enough, neighbours from the start whatever their width (a cut value
- * beats a hidden field), but never a whole value that would be cut.
+ * the width; if that is not enough, fields still alone with a neighbour alone whatever their width
+ * (a cut value beats a hidden field); failing that, neighbours from the start; never a whole value
+ * that would be cut.
  * The column-by-column squeeze it replaces cut every value of its first column while its last
  * column left lines empty. Null when even pairing cannot bring the fields into `height` lines.
  */
@@ -74,10 +75,14 @@ export function pairLines(fields: readonly Field[], width: number, labelWidth: n
     }
     lines = out;
   };
+  const mayCut = (a: Field, b: Field) => (fitsHalf(a) || !a.whole) && (fitsHalf(b) || !b.whole);
   merge((a, b) => fitsHalf(a) && fitsHalf(b));
+  // Then the fewest cuts: the lines still alone pair up with a neighbour alone...
+  if (lines.length > height) merge(mayCut);
+  // ...and only when the pairs made so far leave too few such neighbours, from the start again.
   if (lines.length > height) {
     lines = fields.map((f) => [f]);
-    merge((a, b) => (fitsHalf(a) || !a.whole) && (fitsHalf(b) || !b.whole));
+    merge(mayCut);
   }
   return lines.length <= height ? lines : null;
 }
