@@ -5,8 +5,10 @@
  * at the same time (each synctop against its own simulator), so every process sees the same
  * machine: on a shared, noisy host only ratios measured together mean anything.
  *
- * CPU is % of one core over a window after warm-up; RSS is read at fixed ages of the processes
- * (1 minute; and 5 minutes when asked, which makes the part five minutes long).
+ * CPU is % of one core over a window after warm-up, of the whole process and of its main thread
+ * (the rest is V8's helper threads: the optimizing compiler and the GC); with a late window, the
+ * same again over the minute before the last RSS reading. RSS is read at fixed ages of the
+ * processes (1 minute; and 5 minutes when asked, which makes the part five minutes long).
  */
 import { execFileSync } from 'node:child_process';
 import { processSample, spawnPty, type PtyProcess } from './pty.js';
@@ -24,11 +26,21 @@ export interface IdleOptions {
   cpuWindowMs: number;
   /** Ages (ms since spawn) at which RSS is read, ascending. */
   rssAtMs: number[];
+  /** Also measure CPU over this many ms ending at the last RSS reading. */
+  lateWindowMs?: number;
   progress?: (message: string) => void;
 }
 
-export interface IdleSample {
+export interface CpuShare {
+  /** % of one core, the whole process. */
   cpuPercent: number;
+  /** % of one core, its main thread alone. */
+  mainPercent: number;
+}
+
+export interface IdleSample extends CpuShare {
+  /** The late window, when asked for. */
+  late?: CpuShare;
   /** MB, one per rssAtMs. */
   rssMb: number[];
 }
@@ -46,21 +58,36 @@ export function topPresent(): boolean {
   }
 }
 
+/** CPU shares of a process over `ms` from now. */
+async function cpuOver(pid: number, ms: number): Promise<CpuShare> {
+  const s0 = processSample(pid);
+  const t0 = performance.now();
+  await sleep(ms);
+  const s1 = processSample(pid);
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    cpuPercent: ((s1.cpuSeconds - s0.cpuSeconds) / seconds) * 100,
+    mainPercent: ((s1.mainThreadCpuSeconds - s0.mainThreadCpuSeconds) / seconds) * 100,
+  };
+}
+
 async function measure(pty: PtyProcess, marker: string, started: number, o: IdleOptions): Promise<IdleSample> {
   await pty.waitFor(marker, 30_000);
   const pid = pty.programPid();
   await sleep(Math.max(0, started + o.warmupMs - performance.now()));
-  const s0 = processSample(pid);
-  const t0 = performance.now();
-  await sleep(o.cpuWindowMs);
-  const s1 = processSample(pid);
-  const cpuPercent = ((s1.cpuSeconds - s0.cpuSeconds) / ((performance.now() - t0) / 1000)) * 100;
+  const early = await cpuOver(pid, o.cpuWindowMs);
   const rssMb: number[] = [];
-  for (const at of o.rssAtMs) {
+  let late: CpuShare | undefined;
+  const last = o.rssAtMs.length - 1;
+  for (const [i, at] of o.rssAtMs.entries()) {
+    if (i === last && o.lateWindowMs) {
+      await sleep(Math.max(0, started + at - o.lateWindowMs - performance.now()));
+      late = await cpuOver(pid, o.lateWindowMs);
+    }
     await sleep(Math.max(0, started + at - performance.now()));
     rssMb.push(processSample(pid).rssMb);
   }
-  return { cpuPercent, rssMb };
+  return { ...early, ...(late ? { late } : {}), rssMb };
 }
 
 export async function benchIdle(o: IdleOptions): Promise<IdleResult> {

@@ -74,13 +74,26 @@ export function spawnPty(command: string, size: { columns: number; rows: number 
   };
 }
 
-/** CPU seconds (user + system) and resident memory of a process, from /proc. */
-export function processSample(pid: number): { cpuSeconds: number; rssMb: number; hwmMb: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+/** CPU seconds (user + system) from a /proc stat file (a process's or one of its threads'). */
+function statCpuSeconds(path: string): number {
+  const stat = readFileSync(path, 'utf8');
   // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/**
+ * CPU seconds (user + system) of a process and of its main thread alone (JavaScript, rendering,
+ * I/O callbacks; the rest is V8's helper threads: optimizing compiler, GC, and libuv's), and its
+ * resident memory, from /proc.
+ */
+export function processSample(pid: number): { cpuSeconds: number; mainThreadCpuSeconds: number; rssMb: number; hwmMb: number } {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const kb = (key: string) => Number(new RegExp(`^${key}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
-  return { cpuSeconds: ticks / 100, rssMb: kb('VmRSS') / 1024, hwmMb: kb('VmHWM') / 1024 };
+  return {
+    cpuSeconds: statCpuSeconds(`/proc/${pid}/stat`),
+    mainThreadCpuSeconds: statCpuSeconds(`/proc/${pid}/task/${pid}/stat`),
+    rssMb: kb('VmRSS') / 1024,
+    hwmMb: kb('VmHWM') / 1024,
+  };
 }
