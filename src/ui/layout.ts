@@ -32,6 +32,11 @@ export interface Size {
 export interface PaneNeed {
   full: number;
   fit: (lines: number) => number;
+  /**
+   * What it asks for when the full layout shares lines out (its long sentences cut instead of
+   * wrapped); it still gets up to `full` when the lines are there. Default: `full`.
+   */
+  ask?: number;
 }
 
 /** A pane that shows well at any height from `min` up to `full` lines. */
@@ -133,12 +138,15 @@ function stackedBlocks(width: number, avail: number, focus: PaneId, zoomed: bool
 function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, focus: PaneId): Block[] {
   const w = (pane: PaneId) => paneWidth(pane, size, 'full');
   const events = Math.min(needs.events.full, 1 + EVENTS_WANT_CAP);
-  const bottomWant = Math.max(needs.ptp.full + events, needs.gnss.full + needs.alarm.full);
+  const bottomWant = Math.max(needs.ptp.full + events, needs.gnss.full + (needs.alarm.ask ?? needs.alarm.full));
   // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it;
   // when a pane of the bottom row is focused, NTP yields down to its smallest useful height so the
   // focused pane shows whole.
   const ntpFloor = focus === 'ntp' ? Math.ceil(avail * 0.4) : Math.min(Math.ceil(avail * 0.4), smallestFit(needs.ntp));
-  let ntp = Math.min(needs.ntp.full, Math.max(ntpFloor, avail - bottomWant));
+  // NTP's height is one it fills (its legend blocks are whole or absent): what it would leave
+  // empty goes to the row below.
+  const ntpFit = (lines: number) => needs.ntp.fit(lines) || lines;
+  let ntp = ntpFit(Math.min(needs.ntp.full, Math.max(ntpFloor, avail - bottomWant)));
   let bottom = Math.max(0, avail - ntp);
   const split = (bottomRoom: number) => {
     let gnss = Math.min(needs.gnss.full, Math.max(Math.ceil(bottomRoom / 2), bottomRoom - needs.alarm.full));
@@ -154,7 +162,7 @@ function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, 
   // Lines neither column needs go back to NTP, when it has more to show.
   const used = Math.max(h.gnss + h.alarm, h.ptp + h.eventLines);
   if (used < bottom && ntp < needs.ntp.full) {
-    ntp = Math.min(needs.ntp.full, ntp + bottom - used);
+    ntp = ntpFit(Math.min(needs.ntp.full, ntp + bottom - used));
     bottom = avail - ntp;
     h = split(bottom);
   }

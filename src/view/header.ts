@@ -92,21 +92,29 @@ export const FINDINGS_KEY = 'f';
 
 /**
  * `extraLines`: lines the screen has no other use for. The third line (outage banner or worst
- * finding) takes them to show itself whole, wrapped, instead of cut with "…"; when it would
- * need more than that, it stays one cut line.
+ * finding), then the verdict line, take them to show themselves whole, wrapped, instead of cut
+ * with "…"; a line that would need more than is left stays one cut line.
  */
 export function headerLines(state: MonitorState, nowMs: number, opts: { ascii: boolean; glyphs: Glyphs; width?: number; extraLines?: number }): Line[] {
-  const fit = opts.width === undefined ? undefined : { width: opts.width, ellipsis: opts.glyphs.ellipsis };
+  const width = opts.width;
+  const fit = width === undefined ? undefined : { width, ellipsis: opts.glyphs.ellipsis };
   const sep = cell(` ${opts.glyphs.separator} `, 'muted');
-  const head = [statusLine(state, opts.glyphs), [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator, nowMs)]];
+  const status = statusLine(state, opts.glyphs);
+  const verdict = [verdictBadge(state), sep, ...verdictParts(state, opts.glyphs.separator, nowMs)];
   const banner = outageBanner(state, nowMs, opts.ascii);
   const extra = banner ?? healthLine(state, nowMs, fit);
-  if (!extra) return head;
-  const extraLines = opts.extraLines ?? 0;
-  if (opts.width !== undefined && extraLines > 0) {
-    const whole = banner ?? healthLine(state, nowMs);
-    const wrapped = whole ? wrapLine(whole, opts.width, 2) : [];
-    if (wrapped.length > 1 && wrapped.length <= 1 + extraLines && wrapped.every((l) => lineWidth(l) <= opts.width!)) return [...head, ...wrapped];
-  }
-  return [...head, extra];
+  let room = opts.extraLines ?? 0;
+  const whole = (line: Line | null, cut: Line | null): Line[] => {
+    if (!line) return [];
+    if (width !== undefined && room > 0) {
+      const wrapped = wrapLine(line, width, 2);
+      if (wrapped.length > 1 && wrapped.length - 1 <= room && wrapped.every((l) => lineWidth(l) <= width)) {
+        room -= wrapped.length - 1;
+        return wrapped;
+      }
+    }
+    return [cut ?? line];
+  };
+  const third = whole(banner ?? (extra ? healthLine(state, nowMs) : null), extra);
+  return [status, ...whole(verdict, verdict), ...third];
 }

@@ -4,6 +4,7 @@ import type { MonitorState, SectionState } from '../monitor/state.js';
 import { isStale } from '../monitor/state.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
+import { wrapLine } from './fit.js';
 import { ageText } from './time.js';
 
 /** "4s ago", "STALE 2m ago", "no data yet". */
@@ -21,6 +22,15 @@ export function sectionAge(section: SectionState<unknown>, intervalMs: number, n
 export function sectionErrorLine(state: Pick<MonitorState, 'unreachable'>, error: SnapshotError): Line {
   if (state.unreachable && error.kind === 'network') return [cell('! no answer', 'bad', true), cell(', showing the last data received', 'muted')];
   return errorLine(error);
+}
+
+/**
+ * A pane's error line as the pane shows it: one line beside data; when the pane has no data the
+ * error is all it says, so it wraps whole rather than being cut.
+ */
+export function paneErrorLines(line: Line | null, hasData: boolean, width: number): Line[] {
+  if (!line) return [];
+  return hasData ? [line] : wrapLine(line, width, 2);
 }
 
 /** One line: "! auth error (403): permission refused ...". */

@@ -4,7 +4,8 @@ import type { AlarmData } from '../../model/snapshot.js';
 import type { Line } from '../../view/cell.js';
 import { alarmFields } from '../../view/alarm.js';
 import { cell } from '../../view/cell.js';
-import { sectionAge, sectionErrorLine } from '../../view/section.js';
+import { wrapLine } from '../../view/fit.js';
+import { paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
@@ -15,31 +16,49 @@ import { memoPane } from './pane-props.js';
 
 const MAX_VALUE = 34;
 
-/** "~ port 587 is the submission port ...: turn TLS on" — settings that will not deliver mail. */
-export function alarmLintLines(data: AlarmData): Line[] {
-  return lintAlarm(data).map((f) => [cell('~ ', 'warn', true), cell(f.message, 'warn')]);
+/**
+ * "~ port 587 is the submission port ...: turn TLS on" — settings that will not deliver mail,
+ * each a sentence wrapped to the pane's width (never cut: the end says what to change).
+ */
+export function alarmLintLines(data: AlarmData, width: number): Line[] {
+  return lintAlarm(data).flatMap((f) => wrapLine([cell('~ ', 'warn', true), cell(f.message, 'warn')], width, 2));
 }
+
+const alarmErrorLines = (state: MonitorState, width: number) =>
+  paneErrorLines(state.alarm.error ? sectionErrorLine(state, state.alarm.error) : null, state.alarm.data !== null, width);
 
 /** The alarm pane: its fields and findings; any height down to one line of fields. */
 export function alarmPaneNeed(state: MonitorState, width: number): PaneNeed {
   const data = state.alarm.data;
-  const lint = data ? alarmLintLines(data).length : 0;
-  const head = 1 + (state.alarm.error ? 1 : 0);
-  const full = head + (data ? gridShape(alarmFields(data), width, MAX_VALUE).rows + lint : 1);
-  return elastic(full, Math.min(full, head + 1));
+  const head = 1 + alarmErrorLines(state, width).length;
+  // Without data: "waiting for the first answer", unless the error line says why.
+  if (!data) return elastic(head + (state.alarm.error ? 0 : 1), head + (state.alarm.error ? 0 : 1));
+  const fields = head + gridShape(alarmFields(data), width, MAX_VALUE).rows;
+  const full = fields + alarmLintLines(data, width).length;
+  // The findings are wrapped all or none (see the view): between the two heights the pane would
+  // leave lines empty, so it takes the one-line form there; and where lines are shared out, a
+  // finding cut to one line is what it asks for.
+  const ask = fields + lintAlarm(data).length;
+  const base = elastic(full, Math.min(full, head + 1));
+  return { full, fit: (lines) => (lines >= full ? full : lines >= ask ? ask : base.fit(lines)), ask };
 }
 
 function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {
   const section = state.alarm;
   const data = section.data;
-  const body = height - 1 - (section.error ? 1 : 0);
-  const lint = data ? alarmLintLines(data) : [];
+  const errorLines = alarmErrorLines(state, width);
+  const body = height - 1 - errorLines.length;
+  // The findings wrapped whole when the fields still fit beside them, else a line each.
+  const wrapped = data ? alarmLintLines(data, width) : [];
+  const lint = data && body - wrapped.length < gridShape(alarmFields(data), width, MAX_VALUE).rows ? alarmLintLines(data, Number.POSITIVE_INFINITY) : wrapped;
   // The findings stay visible under the fields: they say what to change. The fields give way.
   const fieldRows = data ? Math.max(1, Math.min(gridShape(alarmFields(data), width, MAX_VALUE, body - lint.length).rows, body - lint.length)) : 0;
   const lintShown = lint.slice(0, Math.max(0, body - fieldRows));
   return (
     <PaneFrame index={4} title="Alarm mail" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
-      {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
+      {errorLines.map((line, i) => (
+        <StyledLine key={`e${i}`} line={line} width={width} />
+      ))}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {data ? <FieldGrid fields={alarmFields(data)} width={width} height={fieldRows} maxValueWidth={MAX_VALUE} /> : null}
       {lintShown.map((line, i) => (

@@ -8,7 +8,7 @@ import { wrapLine } from '../../view/fit.js';
 import type { Glyphs } from '../../view/theme.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ntpLegendLine, ntpLiveColumns, ntpNotProvidedLine, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
-import { sectionAge, sectionErrorLine } from '../../view/section.js';
+import { paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
 import type { PaneNeed } from '../layout.js';
@@ -41,12 +41,18 @@ function legendThatFits(blocks: Line[][], lines: number): Line[] {
   return out;
 }
 
+const ntpErrorLines = (state: MonitorState, width: number) =>
+  paneErrorLines(state.ntp.error ? sectionErrorLine(state, state.ntp.error) : null, state.ntp.data !== null, width);
+
 /** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
 export function ntpPaneNeed(state: MonitorState, filter = '', width = Infinity, glyphs?: Glyphs): PaneNeed {
   const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
-  const head = 1 + (state.ntp.error ? 1 : 0) + 1;
+  const data = state.ntp.data;
+  // Title, error, then the status line (or "waiting for the first answer" when no error says why).
+  const head = 1 + ntpErrorLines(state, width).length + (data || !state.ntp.error ? 1 : 0);
   const blocks = glyphs ? legendBlocks(glyphs, width).map((b) => b.length) : [1, 1];
-  if (n === 0) return elastic(head, head);
+  // No source to list: a line says so ("no sources configured", or none matches the filter).
+  if (n === 0) return elastic(head + (data ? 1 : 0), head + (data ? 1 : 0));
   // Below the whole table and detail the table scrolls (any height); above them, the legend's
   // blocks are shown whole or not at all, so only the heights they fill exactly are asked for.
   const table = head + 1 + n + DETAIL_LINES;
@@ -75,7 +81,8 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const body = height - 1;
   const sources = filterSources(data?.sources ?? [], ui.ntpFilter);
   const selected = clampIndex(ui.ntpRow, sources.length);
-  const fixed = (section.error ? 1 : 0) + (data ? 1 : 0);
+  const errorLines = ntpErrorLines(state, width);
+  const fixed = errorLines.length + (data ? 1 : 0);
   const tableSpace = body - fixed;
   // The full detail when every row fits beside it; one line while the table is tight; none below 3.
   // Zoomed (`z`): the table at the top, the selected source's offset over the kept history below.
@@ -98,7 +105,9 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 
   return (
     <PaneFrame index={1} title="NTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
-      {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
+      {errorLines.map((line, i) => (
+        <StyledLine key={`e${i}`} line={line} width={width} />
+      ))}
       {data ? <StyledLine line={[...ntpStatusLine(data), ...(ui.ntpFilter ? [cell(`  filter /${ui.ntpFilter}: ${sources.length} shown`, 'accent')] : [])]} width={width} /> : null}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {data && sources.length === 0 ? <StyledLine line={[cell(ui.ntpFilter ? `no source name contains "${ui.ntpFilter}" (/ then Esc clears)` : 'no sources configured', 'muted')]} width={width} /> : null}

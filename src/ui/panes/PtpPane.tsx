@@ -10,7 +10,7 @@ import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
-import { errorLine, sectionAge, sectionErrorLine } from '../../view/section.js';
+import { errorLine, paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
@@ -54,11 +54,18 @@ function zoomChart(state: MonitorState, portId: number, width: number, height: n
   return [chartTitle(`offset from master, port ${portId}`, samples), ...offsetChart(samples, offsetLimits(state.thresholds).ptp, { width, height: height - 1, ascii: display.ascii })];
 }
 
+const ptpErrorLines = (state: MonitorState, width: number) =>
+  paneErrorLines(state.ptp.error ? sectionErrorLine(state, state.ptp.error) : null, state.ptp.data !== null, width);
+
 export function ptpPaneNeed(state: MonitorState, width: number, display: Display, selected: number, now: number): PaneNeed {
   const ports = state.ptp.data?.ports ?? [];
-  const head = 1 + (state.ptp.error ? 1 : 0);
+  const head = 1 + ptpErrorLines(state, width).length;
   const port = ports[clampIndex(selected, ports.length)];
-  if (!port) return elastic(head + 1, head + 1);
+  if (!port) {
+    // A line saying why there is no port: no data yet, or none on the device (an error says it).
+    const full = head + (state.ptp.data || !state.ptp.error ? 1 : 0);
+    return elastic(full, full);
+  }
   return elastic(head + 1 + ports.length + detailRows(state, port, width, display, now), head + 2);
 }
 
@@ -68,7 +75,8 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const ports = section.data?.ports ?? [];
   const index = clampIndex(ui.ptpPort, ports.length);
   const port = ports[index];
-  const body = height - 1 - (section.error ? 1 : 0);
+  const errorLines = ptpErrorLines(state, width);
+  const body = height - 1 - errorLines.length;
   const listWant = 1 + ports.length;
   const detailWant = detailRows(state, port, width, display, now);
   // Both when they fit. Else the list first, as the technician picks a port there: the focused
@@ -90,7 +98,9 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
 
   return (
     <PaneFrame index={3} title="PTP" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
-      {section.error ? <StyledLine line={sectionErrorLine(state, section.error)} width={width} /> : null}
+      {errorLines.map((line, i) => (
+        <StyledLine key={`e${i}`} line={line} width={width} />
+      ))}
       {!section.data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {section.data && ports.length === 0 ? <StyledLine line={[cell('no PTP slave ports on this device', 'muted')]} width={width} /> : null}
       {ports.length > 0 ? (

@@ -1,20 +1,22 @@
 /**
- * The outage screen at the sizes technicians use: the banner that says why the device does not
- * answer is whole whenever a line of the screen would otherwise stay empty, and no line is cut
- * with "…" beside an empty one.
+ * The screen's lines are a technician's scarcest resource: no line of the body stays empty while
+ * a line of the screen is cut with "…". Checked at the sizes technicians use, every pane focused,
+ * for the outage screen (whose banner takes a line the panes leave, wrapped whole), a first poll
+ * that failed (a pane with an error line and no data), and the healthy and busy screens.
  */
 import { describe, expect, it } from 'vitest';
 import { render } from 'ink-testing-library';
 import { Screen } from '../../src/ui/App.js';
 import { initialUiState, type PaneId } from '../../src/ui/ui-state.js';
 import { DisplayContext, makeDisplay } from '../../src/ui/widgets/Display.js';
-import { NOW, OUTAGE_REASON, unreachableState } from './fixtures.js';
+import type { MonitorState } from '../../src/monitor/state.js';
+import { healthyState, insightState, irregularState, NOW, OUTAGE_REASON, unreachableState } from './fixtures.js';
 import { frameViolations, stripAnsi } from './harness.js';
 
-function screen(columns: number, rows: number, focus: PaneId): string[] {
+function screen(columns: number, rows: number, focus: PaneId, state: MonitorState = unreachableState()): string[] {
   const r = render(
     <DisplayContext.Provider value={makeDisplay(false, false)}>
-      <Screen state={unreachableState()} ui={{ ...initialUiState, focus }} size={{ columns, rows }} now={NOW} />
+      <Screen state={state} ui={{ ...initialUiState, focus }} size={{ columns, rows }} now={NOW} />
     </DisplayContext.Provider>,
   );
   const frame = stripAnsi(r.lastFrame() ?? '');
@@ -28,6 +30,38 @@ function bodyLines(lines: string[]): string[] {
   const start = lines.findIndex((l) => /^(━▶|──) \d |^\d [A-Z]/.test(l));
   return lines.slice(start, -1);
 }
+
+/** The first poll of one section timed out: its pane has an error line and no data. */
+function firstPollFailed(section: 'ntp' | 'ptp' | 'alarm' | 'gnss'): MonitorState {
+  const s = healthyState();
+  s[section] = { ...s[section], data: null, receivedAt: null, error: { kind: 'network', code: 'TIMEOUT', message: 'no complete answer within 900 ms (timeout)' }, errorSince: NOW - 2_000 } as never;
+  return s;
+}
+
+const PANE_IDS = ['ntp', 'gnss', 'ptp', 'alarm', 'events'] as const;
+
+describe('no empty line beside a cut one', () => {
+  const states: [string, () => MonitorState][] = [
+    ['healthy', healthyState],
+    ['irregular', irregularState],
+    ['insight', insightState],
+    ['first NTP poll failed', () => firstPollFailed('ntp')],
+    ['first PTP poll failed', () => firstPollFailed('ptp')],
+    ['first alarm poll failed', () => firstPollFailed('alarm')],
+    ['first GNSS poll failed', () => firstPollFailed('gnss')],
+  ];
+  it.each(states)('%s: 80x24, 100x30 and 120x40, every pane focused', (_name, make) => {
+    const bad: string[] = [];
+    for (const [columns, rows] of [[80, 24], [100, 30], [120, 40]] as const)
+      for (const focus of PANE_IDS) {
+        const lines = screen(columns, rows, focus, make());
+        const empty = bodyLines(lines).filter((l) => l.trim() === '').length;
+        const cut = lines.filter((l) => l.includes('…')).length;
+        if (empty > 0 && cut > 0) bad.push(`${columns}x${rows} ${focus}: ${empty} empty, ${cut} cut\n${lines.join('\n')}`);
+      }
+    expect(bad).toEqual([]);
+  });
+});
 
 describe('the outage screen', () => {
   it.each([
@@ -49,7 +83,7 @@ describe('the outage screen', () => {
     const bad: string[] = [];
     for (const columns of [80])
       for (let rows = 18; rows <= 40; rows++)
-        for (const focus of ['ntp', 'gnss', 'ptp', 'alarm', 'events'] as const) {
+        for (const focus of PANE_IDS) {
           const lines = screen(columns, rows, focus);
           const empty = bodyLines(lines).filter((l) => l.trim() === '').length;
           const cut = lines.filter((l) => l.includes('…')).length;
