@@ -7,7 +7,7 @@ import type { ComponentType } from 'react';
 import { useEffect, useMemo, useReducer } from 'react';
 import { Box } from 'ink';
 import type { MonitorController, MonitorState } from '../monitor/state.js';
-import type { LayoutPlan, PaneNeed, Size } from './layout.js';
+import type { Block, LayoutPlan, PaneNeed, Size } from './layout.js';
 import { chooseMode, emptyBodyLines, paneWidth, planLayout } from './layout.js';
 import { useBell } from './hooks/useBell.js';
 import { useKeyboard } from './hooks/useKeyboard.js';
@@ -27,6 +27,7 @@ import { NtpPane, ntpPaneNeed } from './panes/NtpPane.js';
 import type { PaneProps } from './panes/pane-props.js';
 import { PtpPane, ptpPaneNeed } from './panes/PtpPane.js';
 import type { Line } from '../view/cell.js';
+import { lineWidth, wrapLine } from '../view/fit.js';
 import { headerLines } from '../view/header.js';
 import { sectionSummary } from '../view/summary.js';
 import type { ListLengths, PaneId, UiState } from './ui-state.js';
@@ -113,22 +114,41 @@ export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display:
   };
 }
 
+/** Where a summary line's wrapped part starts: under the text after the pane's name. */
+const SUMMARY_INDENT = 13;
+
+/** A pane's summary line, wrapped to `lines` lines when the plan gave it more than one. */
+function summaryLines(pane: PaneId, lines: number, state: MonitorState, now: number, display: Display, width: number, eventsSeenAt: number): Line[] {
+  const line = sectionSummary(pane, state, now, display, eventsSeenAt);
+  return lines > 1 ? wrapLine(line, width, SUMMARY_INDENT) : [line];
+}
+
 /**
  * The header's lines and the panes' plan. A body line no pane can use (the layout hands out
- * panes in steps: a compact form or a summary line) goes to the header when that shows its cut
- * third line (the outage banner, the worst finding) whole, as long as no pane loses a line.
+ * panes in steps: a compact form or a summary line) goes to a line that is cut and shows whole
+ * with it, as long as no pane loses a line: first the header (the outage banner or the worst
+ * finding, then the verdict line), then the summary lines, top to bottom.
  */
 export function screenPlan(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): { header: Line[]; plan: LayoutPlan } {
   const needs = paneNeeds(state, ui, size, display, now);
-  const header = headerLines(state, now, { ...display, width: size.columns });
-  const plan = planLayout(size, ui.focus, ui.zoomed, header.length + 1, needs);
-  const spare = ui.overlay ? 0 : emptyBodyLines(plan);
-  if (spare === 0) return { header, plan };
-  const roomier = headerLines(state, now, { ...display, width: size.columns, extraLines: spare });
-  if (roomier.length === header.length) return { header, plan };
-  const replanned = planLayout(size, ui.focus, ui.zoomed, roomier.length + 1, needs);
-  const used = (p: LayoutPlan) => p.bodyHeight - emptyBodyLines(p);
-  return used(replanned) === used(plan) ? { header: roomier, plan: replanned } : { header, plan };
+  let header = headerLines(state, now, { ...display, width: size.columns });
+  let plan = planLayout(size, ui.focus, ui.zoomed, header.length + 1, needs);
+  if (ui.overlay || emptyBodyLines(plan) === 0) return { header, plan };
+  const roomier = headerLines(state, now, { ...display, width: size.columns, extraLines: emptyBodyLines(plan) });
+  if (roomier.length > header.length) {
+    const replanned = planLayout(size, ui.focus, ui.zoomed, roomier.length + 1, needs);
+    const used = (p: LayoutPlan) => p.bodyHeight - emptyBodyLines(p);
+    if (used(replanned) === used(plan)) [header, plan] = [roomier, replanned];
+  }
+  let spare = emptyBodyLines(plan);
+  const blocks = plan.blocks.map((block): Block => {
+    if (spare === 0 || block.kind !== 'summary') return block;
+    const wrapped = summaryLines(block.pane, 2, state, now, display, plan.width, ui.eventsSeenAt);
+    if (wrapped.length < 2 || wrapped.length - 1 > spare || wrapped.some((l) => lineWidth(l) > plan.width)) return block;
+    spare -= wrapped.length - 1;
+    return { ...block, lines: wrapped.length };
+  });
+  return { header, plan: { ...plan, blocks } };
 }
 
 /** Everything below the hooks: a pure function of state, UI state, size and time. */
@@ -152,7 +172,9 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
         ) : (
           plan.blocks.map((block, i) => {
             if (block.kind === 'summary') {
-              return <StyledLine key={`s-${block.pane}`} line={sectionSummary(block.pane, state, now, display, ui.eventsSeenAt)} width={width} />;
+              return summaryLines(block.pane, block.lines ?? 1, state, now, display, width, ui.eventsSeenAt).map((line, k) => (
+                <StyledLine key={`s-${block.pane}-${k}`} line={line} width={width} />
+              ));
             }
             return (
               <Box key={`b-${i}`} flexDirection="row" width={width} height={block.height} overflowY="hidden" flexShrink={0}>

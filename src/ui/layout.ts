@@ -56,7 +56,8 @@ export interface PaneColumn {
   slots: PaneSlot[];
 }
 
-export type Block = { kind: 'panes'; height: number; columns: PaneColumn[] } | { kind: 'summary'; pane: PaneId };
+/** A pane's one-line summary (`lines` 2 when a spare line lets a cut summary wrap whole). */
+export type Block = { kind: 'panes'; height: number; columns: PaneColumn[] } | { kind: 'summary'; pane: PaneId; lines?: number };
 
 export interface LayoutPlan {
   mode: LayoutMode;
@@ -192,14 +193,14 @@ function single(pane: PaneId, width: number, height: number): Block {
 
 /** Lines a plan uses, for tests and for the App's own assertion. */
 export function planHeight(plan: LayoutPlan): number {
-  return plan.blocks.reduce((sum, b) => sum + (b.kind === 'summary' ? 1 : b.height), 0);
+  return plan.blocks.reduce((sum, b) => sum + (b.kind === 'summary' ? (b.lines ?? 1) : b.height), 0);
 }
 
 /** Lines each pane shows: its slot, or 1 for a summary line. */
 export function paneHeights(plan: LayoutPlan): Record<PaneId, number> {
   const out = { ntp: 0, gnss: 0, ptp: 0, alarm: 0, events: 0 } as Record<PaneId, number>;
   for (const b of plan.blocks) {
-    if (b.kind === 'summary') out[b.pane] = 1;
+    if (b.kind === 'summary') out[b.pane] = b.lines ?? 1;
     else for (const c of b.columns) for (const s of c.slots) out[s.pane] = s.height;
   }
   return out;
@@ -209,7 +210,7 @@ export function paneHeights(plan: LayoutPlan): Record<PaneId, number> {
 export function emptyBodyLines(plan: LayoutPlan): number {
   let used = 0;
   for (const b of plan.blocks) {
-    if (b.kind === 'summary') used += 1;
+    if (b.kind === 'summary') used += b.lines ?? 1;
     else used += Math.max(...b.columns.map((c) => c.slots.reduce((s, slot) => s + slot.height, 0)));
   }
   return plan.bodyHeight - used;

@@ -38,6 +38,17 @@ function firstPollFailed(section: 'ntp' | 'ptp' | 'alarm' | 'gnss'): MonitorStat
   return s;
 }
 
+/** Alarm mail switched off (a finding under the fields), two events with long messages: the Events summary line is long. */
+function longEventsState(): MonitorState {
+  const s = healthyState();
+  s.alarm = { ...s.alarm, data: { ...s.alarm.data!, emailAlertEnabled: false } };
+  s.events.add([
+    { at: NOW - 3_000, severity: 'warning', section: 'ntp', message: 'at start: NTP source 192.168.10.21 unreachable (reach 000)' },
+    { at: NOW - 2_000, severity: 'warning', section: 'ntp', message: 'at start: NTP source ntp1.example.net unreachable (reach 000)' },
+  ]);
+  return s;
+}
+
 const PANE_IDS = ['ntp', 'gnss', 'ptp', 'alarm', 'events'] as const;
 
 describe('no empty line beside a cut one', () => {
@@ -45,6 +56,7 @@ describe('no empty line beside a cut one', () => {
     ['healthy', healthyState],
     ['irregular', irregularState],
     ['insight', insightState],
+    ['long events', longEventsState],
     ['first NTP poll failed', () => firstPollFailed('ntp')],
     ['first PTP poll failed', () => firstPollFailed('ptp')],
     ['first alarm poll failed', () => firstPollFailed('alarm')],
@@ -98,6 +110,21 @@ describe('the outage screen', () => {
     expect(header).toHaveLength(4);
     expect(header.slice(2).join(' ').replace(/\s+/g, ' ')).toContain(OUTAGE_REASON);
     expect(header[3]).toMatch(/^ {2}\S/);
+  });
+
+  it('a summary line that would be cut takes a line no pane can use, wrapped under its text', () => {
+    const bad: string[] = [];
+    let wrapped = 0;
+    for (let rows = 18; rows <= 30; rows++)
+      for (const focus of PANE_IDS) {
+        const lines = screen(80, rows, focus, longEventsState());
+        const at = lines.findIndex((l) => l.startsWith('5 Events'));
+        if (at < 0) continue;
+        if (lines[at + 1]?.startsWith(' '.repeat(13))) wrapped++;
+        else if (lines[at]!.includes('…') && bodyLines(lines).some((l) => l.trim() === '')) bad.push(`80x${rows} ${focus}\n${lines.join('\n')}`);
+      }
+    expect(bad).toEqual([]);
+    expect(wrapped).toBeGreaterThan(0);
   });
 
   it('80x24 with the NTP pane focused: the spread of the selected source whole; its sparkline is the trend column', () => {
