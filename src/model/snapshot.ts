@@ -165,6 +165,8 @@ export type PtpPort = z.infer<typeof ptpPortSchema>;
 export type AlarmData = z.infer<typeof alarmDataSchema>;
 export type Section<T> = { ok: true; data: T } | { ok: false; error: SnapshotError };
 export type SectionName = 'ntp' | 'gnss' | 'ptp' | 'alarm';
+/** The device's four operations, in the order they are shown and polled. */
+export const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 
 /** The published JSON Schema of the snapshot contract. */
 export function snapshotJsonSchema(): Record<string, unknown> {

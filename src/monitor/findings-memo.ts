@@ -13,7 +13,7 @@
  * the next answer of that section replaces it.
  */
 import { ruleContext, ruleFindings, rules, type Finding, type HealthContext, type Observation, type RuleContext, type Thresholds } from './health.js';
-import type { SectionName, Snapshot } from '../model/snapshot.js';
+import { sectionNames, type SectionName, type Snapshot } from '../model/snapshot.js';
 
 /** What the rules of one section read, as last seen. */
 interface SectionInputs {
@@ -23,8 +23,6 @@ interface SectionInputs {
   thresholds: Thresholds;
   observed: readonly Observation[];
 }
-
-const sections: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 
 function inputsOf(name: SectionName, snapshot: Snapshot, c: RuleContext): SectionInputs {
   return { section: snapshot[name], answeredAt: c.answeredAt(name), intervalMs: c.intervalMs, thresholds: c.thresholds, observed: c.observed.filter((o) => o.section === name) };
@@ -50,7 +48,7 @@ export class FindingsMemo {
   collect(snapshot: Snapshot, thresholds: Thresholds, context: HealthContext): Finding[] {
     const c = ruleContext(snapshot, thresholds, context);
     const changed = new Set<SectionName | 'device'>(['device']);
-    for (const name of sections) {
+    for (const name of sectionNames) {
       const now = inputsOf(name, snapshot, c);
       const before = this.inputs.get(name);
       if (!before || !sameInputs(before, now)) changed.add(name);

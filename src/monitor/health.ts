@@ -11,7 +11,7 @@
  */
 import { cappedNotice } from '../model/capped.js';
 import { decodeClockClass, decodeLastUpdate, leapSecondProblem, type ClockClassCondition } from '../model/decoders.js';
-import type { GnssReceiver, NtpSource, PtpPort, SectionName, Snapshot } from '../model/snapshot.js';
+import { sectionNames, type GnssReceiver, type NtpSource, type PtpPort, type SectionName, type Snapshot } from '../model/snapshot.js';
 import { operations } from '../api/endpoints.js';
 import { refusedEverywhere } from '../api/errors.js';
 import { lookupTable } from '../model/lookup.js';
@@ -177,12 +177,11 @@ export function clockDifference(deviceMs: number, computerMs: number): string {
   return `${size} ${diffS < 0 ? 'behind' : 'ahead of'} this computer`;
 }
 
-const sections: SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
-const allUnreachable = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'network');
+const allUnreachable = (s: Snapshot) => sectionNames.every((n) => !s[n].ok && s[n].error.kind === 'network');
 /** Every operation refused (401/403): not logged in, not four separate permission problems. */
-const allRefused = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'auth');
+const allRefused = (s: Snapshot) => sectionNames.every((n) => !s[n].ok && s[n].error.kind === 'auth');
 /** Every operation HTTP 404: the base URL is wrong (e.g. /api/v1 pasted into it), not four missing pages. */
-const allNotFound = (s: Snapshot) => sections.every((n) => !s[n].ok && s[n].error.kind === 'http' && s[n].error.code === '404');
+const allNotFound = (s: Snapshot) => sectionNames.every((n) => !s[n].ok && s[n].error.kind === 'http' && s[n].error.code === '404');
 
 /**
  * The one line for a base URL where the API is not: the fix first (a narrow header cuts the end
@@ -250,7 +249,7 @@ export const rules: Rule[] = [
     checks: 'the device accepts the login (every operation refused: not logged in, CRITICAL)',
     evaluate: (s) =>
       allRefused(s) && !s.ntp.ok
-        ? [{ severity: 'critical', subject: subjects.device, topic: 'unreadable', message: refusedEverywhere(sections.map((n) => (s[n].ok ? '' : (s[n].error.code ?? ''))), s.ntp.error.message) }]
+        ? [{ severity: 'critical', subject: subjects.device, topic: 'unreadable', message: refusedEverywhere(sectionNames.map((n) => (s[n].ok ? '' : (s[n].error.code ?? ''))), s.ntp.error.message) }]
         : [],
   },
   {
@@ -265,7 +264,7 @@ export const rules: Rule[] = [
     checks: 'each operation can be read (refused login, HTTP or malformed answers: WARNING)',
     evaluate: (s) => {
       if (allUnreachable(s) || allRefused(s) || allNotFound(s)) return [];
-      return sections.flatMap((n) => {
+      return sectionNames.flatMap((n) => {
         const sec = s[n];
         if (sec.ok || sec.error.kind === 'device') return [];
         return [{ severity: 'warning' as const, subject: subjects.section(n), topic: 'unreadable' as const, message: `${n.toUpperCase()} cannot be read: ${sec.error.message}` }];
@@ -547,7 +546,7 @@ export const rules: Rule[] = [
     section: 'device',
     checks: 'the device sends no list longer than synctop keeps (256 NTP sources, 64 receivers, 64 recipients; WARNING)',
     evaluate: (s) =>
-      sections.flatMap((n) => {
+      sectionNames.flatMap((n) => {
         const sec = s[n];
         return sec.ok ? (sec.data.capped ?? []).map((c) => ({ severity: 'warning' as const, subject: `${subjects.section(n)} ${c.list}`, topic: 'list-capped' as const, message: cappedNotice(c) })) : [];
       }),

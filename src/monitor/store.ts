@@ -11,6 +11,7 @@
  */
 import {
   SNAPSHOT_SCHEMA_ID,
+  sectionNames,
   type GnssData,
   type NtpData,
   type PtpData,
@@ -29,7 +30,7 @@ import { findingsAtStart, healthJson, VerdictMemory } from './verdict-memory.js'
 
 export type ResultListener = (name: SectionName, result: Section<unknown>, at: number, unreachable: Reachability | null | undefined) => void;
 
-export const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
+export { sectionNames };
 
 export interface StoreOptions {
   /**

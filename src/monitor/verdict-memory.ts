@@ -12,7 +12,7 @@
  * "Cannot be read" is a network, HTTP, protocol or login failure. A device error (40003 no
  * receiver, 40004 no such port) is an answer: it ends the findings it contradicts.
  */
-import type { HealthJson, PtpPort, Section, SectionName, Snapshot } from '../model/snapshot.js';
+import { sectionNames, type HealthJson, type PtpPort, type Section, type SectionName, type Snapshot } from '../model/snapshot.js';
 import { evaluateHealth, findingKey, severityRank, type Finding, type HealthContext, type Severity, type Thresholds } from './health.js';
 
 export { findingKey };
@@ -34,7 +34,6 @@ export interface LiveVerdict {
   findings: TrackedFinding[];
 }
 
-const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 
 /** Failures that hide what the device knows; a device error is an answer. */
 const unreadable = (s: Section<unknown> | { ok: false; error: { kind: string } }) => !s.ok && s.error.kind !== 'device';

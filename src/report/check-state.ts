@@ -22,7 +22,7 @@ import { readBoundedFile, readFailure } from '../bounded-read.js';
 import { quoteArgument, UsageError } from '../config.js';
 import { maskSecret } from '../model/alarm.js';
 import { sanitizeDeep, sanitizePath } from '../model/sanitize.js';
-import { alarmDataSchema, gnssDataSchema, ntpDataSchema, ptpDataSchema, ptpPortSchema, type AlarmData, type SectionName } from '../model/snapshot.js';
+import { alarmDataSchema, gnssDataSchema, ntpDataSchema, ptpDataSchema, ptpPortSchema, sectionNames, type AlarmData, type SectionName } from '../model/snapshot.js';
 import type { LastKnownData } from '../monitor/verdict-memory.js';
 import { capRecorded } from '../record/reader.js';
 
@@ -50,7 +50,6 @@ const stateSchema = z.object({
 });
 type CheckState = z.infer<typeof stateSchema>;
 
-const sectionNames: readonly SectionName[] = ['ntp', 'gnss', 'ptp', 'alarm'];
 
 /** --state-max-age 3600, 90s, 30m, 2h: a bare number is seconds. */
 const ageUnitsMs: Record<string, number> = { '': 1000, s: 1000, m: 60_000, h: 3_600_000 };

@@ -117,44 +117,53 @@ export function paneNeeds(state: MonitorState, ui: UiState, size: Size, display:
 /** Where a summary line's wrapped part starts: under the text after the pane's name. */
 const SUMMARY_INDENT = 13;
 
-/** A pane's summary line, wrapped to `lines` lines when the plan gave it more than one. */
-function summaryLines(pane: PaneId, lines: number, state: MonitorState, now: number, display: Display, width: number, eventsSeenAt: number): Line[] {
-  const line = sectionSummary(pane, state, now, display, eventsSeenAt);
-  return lines > 1 ? wrapLine(line, width, SUMMARY_INDENT) : [line];
-}
-
 /**
- * The header's lines and the panes' plan. A body line no pane can use (the layout hands out
- * panes in steps: a compact form or a summary line) goes to a line that is cut and shows whole
- * with it, as long as no pane loses a line: first the header (the outage banner or the worst
- * finding, then the verdict line), then the summary lines, top to bottom.
+ * The header's lines, the panes' plan and the lines of each pane shown as its summary. A body
+ * line no pane can use (the layout hands out panes in steps: a compact form or a summary line)
+ * goes to a line that is cut and shows whole with it, as long as no pane loses a line: first the
+ * header (the outage banner or the worst finding, then the verdict line), then the summary
+ * lines, top to bottom, wrapped under their text.
  */
-export function screenPlan(state: MonitorState, ui: UiState, size: Size, display: Display, now: number): { header: Line[]; plan: LayoutPlan } {
+export function screenPlan(
+  state: MonitorState,
+  ui: UiState,
+  size: Size,
+  display: Display,
+  now: number,
+): { header: Line[]; plan: LayoutPlan; summaries: Partial<Record<PaneId, Line[]>> } {
   const needs = paneNeeds(state, ui, size, display, now);
   let header = headerLines(state, now, { ...display, width: size.columns });
   let plan = planLayout(size, ui.focus, ui.zoomed, header.length + 1, needs);
-  if (ui.overlay || emptyBodyLines(plan) === 0) return { header, plan };
-  const roomier = headerLines(state, now, { ...display, width: size.columns, extraLines: emptyBodyLines(plan) });
-  if (roomier.length > header.length) {
-    const replanned = planLayout(size, ui.focus, ui.zoomed, roomier.length + 1, needs);
-    const used = (p: LayoutPlan) => p.bodyHeight - emptyBodyLines(p);
-    if (used(replanned) === used(plan)) [header, plan] = [roomier, replanned];
+  let spare = ui.overlay ? 0 : emptyBodyLines(plan);
+  if (spare > 0) {
+    const roomier = headerLines(state, now, { ...display, width: size.columns, extraLines: spare });
+    if (roomier.length > header.length) {
+      const replanned = planLayout(size, ui.focus, ui.zoomed, roomier.length + 1, needs);
+      const used = (p: LayoutPlan) => p.bodyHeight - emptyBodyLines(p);
+      if (used(replanned) === used(plan)) [header, plan] = [roomier, replanned];
+    }
+    spare = emptyBodyLines(plan);
   }
-  let spare = emptyBodyLines(plan);
+  const summaries: Partial<Record<PaneId, Line[]>> = {};
   const blocks = plan.blocks.map((block): Block => {
-    if (spare === 0 || block.kind !== 'summary') return block;
-    const wrapped = summaryLines(block.pane, 2, state, now, display, plan.width, ui.eventsSeenAt);
-    if (wrapped.length < 2 || wrapped.length - 1 > spare || wrapped.some((l) => lineWidth(l) > plan.width)) return block;
+    if (block.kind !== 'summary') return block;
+    const line = sectionSummary(block.pane, state, now, display, ui.eventsSeenAt);
+    const wrapped = spare > 0 ? wrapLine(line, plan.width, SUMMARY_INDENT) : [line];
+    if (wrapped.length < 2 || wrapped.length - 1 > spare || wrapped.some((l) => lineWidth(l) > plan.width)) {
+      summaries[block.pane] = [line];
+      return block;
+    }
     spare -= wrapped.length - 1;
+    summaries[block.pane] = wrapped;
     return { ...block, lines: wrapped.length };
   });
-  return { header, plan: { ...plan, blocks } };
+  return { header, plan: { ...plan, blocks }, summaries };
 }
 
 /** Everything below the hooks: a pure function of state, UI state, size and time. */
 export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorState; ui: UiState; size: Size; now: number; devices?: readonly DeviceChoice[] }) {
   const display = useDisplay();
-  const { header, plan } = screenPlan(state, ui, size, display, now);
+  const { header, plan, summaries } = screenPlan(state, ui, size, display, now);
   const width = plan.width;
   const bodyHeight = plan.bodyHeight;
   const eventsVersion = state.events.version;
@@ -172,9 +181,7 @@ export function Screen({ state, ui, size, now, devices = [] }: { state: MonitorS
         ) : (
           plan.blocks.map((block, i) => {
             if (block.kind === 'summary') {
-              return summaryLines(block.pane, block.lines ?? 1, state, now, display, width, ui.eventsSeenAt).map((line, k) => (
-                <StyledLine key={`s-${block.pane}-${k}`} line={line} width={width} />
-              ));
+              return (summaries[block.pane] ?? []).map((line, k) => <StyledLine key={`s-${block.pane}-${k}`} line={line} width={width} />);
             }
             return (
               <Box key={`b-${i}`} flexDirection="row" width={width} height={block.height} overflowY="hidden" flexShrink={0}>

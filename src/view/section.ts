@@ -25,12 +25,18 @@ export function sectionErrorLine(state: Pick<MonitorState, 'unreachable'>, error
 }
 
 /**
- * A pane's error line as the pane shows it: one line beside data; when the pane has no data the
- * error is all it says, so it wraps whole rather than being cut.
+ * A pane's error lines: its error line (`line`: a pane's own wording, else sectionErrorLine),
+ * one line beside data; when the pane has no data the error is all it says, so it wraps whole
+ * rather than being cut.
  */
-export function paneErrorLines(line: Line | null, hasData: boolean, width: number): Line[] {
+export function sectionErrorLines(
+  state: Pick<MonitorState, 'unreachable'>,
+  section: Pick<SectionState<unknown>, 'data' | 'error'>,
+  width: number,
+  line: Line | null = section.error ? sectionErrorLine(state, section.error) : null,
+): Line[] {
   if (!line) return [];
-  return hasData ? [line] : wrapLine(line, width, 2);
+  return section.data !== null ? [line] : wrapLine(line, width, 2);
 }
 
 /** One line: "! auth error (403): permission refused ...". */

@@ -5,7 +5,7 @@ import type { Line } from '../../view/cell.js';
 import { alarmFields } from '../../view/alarm.js';
 import { cell } from '../../view/cell.js';
 import { wrapLine } from '../../view/fit.js';
-import { paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
+import { sectionAge, sectionErrorLines } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
 import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
@@ -24,13 +24,10 @@ export function alarmLintLines(data: AlarmData, width: number): Line[] {
   return lintAlarm(data).flatMap((f) => wrapLine([cell('~ ', 'warn', true), cell(f.message, 'warn')], width, 2));
 }
 
-const alarmErrorLines = (state: MonitorState, width: number) =>
-  paneErrorLines(state.alarm.error ? sectionErrorLine(state, state.alarm.error) : null, state.alarm.data !== null, width);
-
 /** The alarm pane: its fields and findings; any height down to one line of fields. */
 export function alarmPaneNeed(state: MonitorState, width: number): PaneNeed {
   const data = state.alarm.data;
-  const head = 1 + alarmErrorLines(state, width).length;
+  const head = 1 + sectionErrorLines(state, state.alarm, width).length;
   // Without data: "waiting for the first answer", unless the error line says why.
   if (!data) return elastic(head + (state.alarm.error ? 0 : 1), head + (state.alarm.error ? 0 : 1));
   const fields = head + gridShape(alarmFields(data), width, MAX_VALUE).rows;
@@ -46,13 +43,14 @@ export function alarmPaneNeed(state: MonitorState, width: number): PaneNeed {
 function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {
   const section = state.alarm;
   const data = section.data;
-  const errorLines = alarmErrorLines(state, width);
+  const errorLines = sectionErrorLines(state, section, width);
   const body = height - 1 - errorLines.length;
+  const fields = data ? alarmFields(data) : [];
   // The findings wrapped whole when the fields still fit beside them, else a line each.
   const wrapped = data ? alarmLintLines(data, width) : [];
-  const lint = data && body - wrapped.length < gridShape(alarmFields(data), width, MAX_VALUE).rows ? alarmLintLines(data, Number.POSITIVE_INFINITY) : wrapped;
+  const lint = data && body - wrapped.length < gridShape(fields, width, MAX_VALUE).rows ? alarmLintLines(data, Number.POSITIVE_INFINITY) : wrapped;
   // The findings stay visible under the fields: they say what to change. The fields give way.
-  const fieldRows = data ? Math.max(1, Math.min(gridShape(alarmFields(data), width, MAX_VALUE, body - lint.length).rows, body - lint.length)) : 0;
+  const fieldRows = data ? Math.max(1, Math.min(gridShape(fields, width, MAX_VALUE, body - lint.length).rows, body - lint.length)) : 0;
   const lintShown = lint.slice(0, Math.max(0, body - fieldRows));
   return (
     <PaneFrame index={4} title="Alarm mail" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
@@ -60,7 +58,7 @@ function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {
         <StyledLine key={`e${i}`} line={line} width={width} />
       ))}
       {!data && !section.error ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
-      {data ? <FieldGrid fields={alarmFields(data)} width={width} height={fieldRows} maxValueWidth={MAX_VALUE} /> : null}
+      {data ? <FieldGrid fields={fields} width={width} height={fieldRows} maxValueWidth={MAX_VALUE} /> : null}
       {lintShown.map((line, i) => (
         <StyledLine key={i} line={line} width={width} />
       ))}

@@ -8,7 +8,7 @@ import { cell } from '../../view/cell.js';
 import { chartTitle, countChart } from '../../view/chart.js';
 import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
 import { timeInState } from '../../view/time.js';
-import { paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
+import { sectionAge, sectionErrorLine, sectionErrorLines } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
@@ -46,12 +46,10 @@ function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display,
 }
 
 /** The GNSS pane: the receiver tabs, its fields and satellites; any height down to the tabs and a line. */
-const gnssErrorLines = (state: MonitorState, width: number) => paneErrorLines(gnssErrorLine(state), state.gnss.data !== null, width);
-
 export function gnssPaneNeed(state: MonitorState, width: number, display: Display, receiver: number, now: number): PaneNeed {
   const receivers = state.gnss.data?.receivers ?? [];
   const rx = receivers[clampIndex(receiver, receivers.length)];
-  const head = 1 + gnssErrorLines(state, width).length;
+  const head = 1 + sectionErrorLines(state, state.gnss, width, gnssErrorLine(state)).length;
   if (!rx) {
     const full = head + (state.gnss.data || !state.gnss.error ? 1 : 0);
     return elastic(full, full);
@@ -88,7 +86,7 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const index = clampIndex(ui.gnssReceiver, receivers.length);
   const rx = receivers[index];
   const err = gnssErrorLine(state);
-  const errorLines = gnssErrorLines(state, width);
+  const errorLines = sectionErrorLines(state, section, width, err);
   const leap = rx ? leapSecondWarning(rx) : null;
   const body = height - 1 - errorLines.length - (rx ? 1 : 0) - (leap ? 1 : 0);
   const side = width >= SIDE_BY_SIDE;

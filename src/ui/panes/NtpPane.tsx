@@ -8,7 +8,7 @@ import { wrapLine } from '../../view/fit.js';
 import type { Glyphs } from '../../view/theme.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ntpLegendLine, ntpLiveColumns, ntpNotProvidedLine, ntpSourceDetail, ntpSourceRow, ntpStatusLine } from '../../view/ntp-source.js';
-import { paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
+import { sectionAge, sectionErrorLines } from '../../view/section.js';
 import { timeInState } from '../../view/time.js';
 import { offsetLimits } from '../../view/theme.js';
 import type { PaneNeed } from '../layout.js';
@@ -41,15 +41,12 @@ function legendThatFits(blocks: Line[][], lines: number): Line[] {
   return out;
 }
 
-const ntpErrorLines = (state: MonitorState, width: number) =>
-  paneErrorLines(state.ntp.error ? sectionErrorLine(state, state.ntp.error) : null, state.ntp.data !== null, width);
-
 /** The NTP pane: title, error, status, table header and rows, detail; any height down to the header and one row. */
 export function ntpPaneNeed(state: MonitorState, filter = '', width = Infinity, glyphs?: Glyphs): PaneNeed {
   const n = filterSources(state.ntp.data?.sources ?? [], filter).length;
   const data = state.ntp.data;
   // Title, error, then the status line (or "waiting for the first answer" when no error says why).
-  const head = 1 + ntpErrorLines(state, width).length + (data || !state.ntp.error ? 1 : 0);
+  const head = 1 + sectionErrorLines(state, state.ntp, width).length + (data || !state.ntp.error ? 1 : 0);
   const blocks = glyphs ? legendBlocks(glyphs, width).map((b) => b.length) : [1, 1];
   // No source to list: a line says so ("no sources configured", or none matches the filter).
   if (n === 0) return elastic(head + (data ? 1 : 0), head + (data ? 1 : 0));
@@ -81,7 +78,7 @@ function NtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const body = height - 1;
   const sources = filterSources(data?.sources ?? [], ui.ntpFilter);
   const selected = clampIndex(ui.ntpRow, sources.length);
-  const errorLines = ntpErrorLines(state, width);
+  const errorLines = sectionErrorLines(state, section, width);
   const fixed = errorLines.length + (data ? 1 : 0);
   const tableSpace = body - fixed;
   // The full detail when every row fits beside it; one line while the table is tight; none below 3.

@@ -10,7 +10,7 @@ import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
-import { errorLine, paneErrorLines, sectionAge, sectionErrorLine } from '../../view/section.js';
+import { errorLine, sectionAge, sectionErrorLines } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
@@ -54,12 +54,9 @@ function zoomChart(state: MonitorState, portId: number, width: number, height: n
   return [chartTitle(`offset from master, port ${portId}`, samples), ...offsetChart(samples, offsetLimits(state.thresholds).ptp, { width, height: height - 1, ascii: display.ascii })];
 }
 
-const ptpErrorLines = (state: MonitorState, width: number) =>
-  paneErrorLines(state.ptp.error ? sectionErrorLine(state, state.ptp.error) : null, state.ptp.data !== null, width);
-
 export function ptpPaneNeed(state: MonitorState, width: number, display: Display, selected: number, now: number): PaneNeed {
   const ports = state.ptp.data?.ports ?? [];
-  const head = 1 + ptpErrorLines(state, width).length;
+  const head = 1 + sectionErrorLines(state, state.ptp, width).length;
   const port = ports[clampIndex(selected, ports.length)];
   if (!port) {
     // A line saying why there is no port: no data yet, or none on the device (an error says it).
@@ -75,7 +72,7 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const ports = section.data?.ports ?? [];
   const index = clampIndex(ui.ptpPort, ports.length);
   const port = ports[index];
-  const errorLines = ptpErrorLines(state, width);
+  const errorLines = sectionErrorLines(state, section, width);
   const body = height - 1 - errorLines.length;
   const listWant = 1 + ports.length;
   const detailWant = detailRows(state, port, width, display, now);
