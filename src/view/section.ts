@@ -24,10 +24,13 @@ export function sectionErrorLine(state: Pick<MonitorState, 'unreachable'>, error
   return errorLine(error);
 }
 
+/** The most lines an error takes in a pane without data (a device's message may be 512 characters). */
+export const MAX_ERROR_LINES = 3;
+
 /**
  * A pane's error lines: its error line (`line`: a pane's own wording, else sectionErrorLine),
- * one line beside data; when the pane has no data the error is all it says, so it wraps whole
- * rather than being cut.
+ * one line beside data; when the pane has no data the error is all it says, so it wraps rather
+ * than being cut, up to MAX_ERROR_LINES (the last one holds the rest and is cut where it ends).
  */
 export function sectionErrorLines(
   state: Pick<MonitorState, 'unreachable'>,
@@ -36,7 +39,9 @@ export function sectionErrorLines(
   line: Line | null = section.error ? sectionErrorLine(state, section.error) : null,
 ): Line[] {
   if (!line) return [];
-  return section.data !== null ? [line] : wrapLine(line, width, 2);
+  if (section.data !== null) return [line];
+  const wrapped = wrapLine(line, width, 2);
+  return wrapped.length <= MAX_ERROR_LINES ? wrapped : [...wrapped.slice(0, MAX_ERROR_LINES - 1), wrapped.slice(MAX_ERROR_LINES - 1).flat()];
 }
 
 /** One line: "! auth error (403): permission refused ...". */

@@ -139,3 +139,18 @@ describe('the outage screen', () => {
     expect(reach).toMatch(/offset spread \S+ over \d+ device polls$/);
   });
 });
+
+describe('a hostile error message in a pane without data', () => {
+  it('takes at most three lines, the last cut where it ends, and leaves the other panes their lines', () => {
+    const s = healthyState();
+    const message = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ').padEnd(512, ' x');
+    s.ptp = { ...s.ptp, data: null, receivedAt: null, error: { kind: 'device', code: '40099', message }, errorSince: NOW - 2_000 } as never;
+    const lines = screen(80, 24, 'ptp', s);
+    const pane = lines.slice(lines.findIndex((l) => l.startsWith('━▶ 3 PTP')) + 1);
+    const error = pane.slice(0, pane.findIndex((l) => /^(── )?\d [A-Z]/.test(l)));
+    expect(error).toHaveLength(3);
+    expect(error[0]).toMatch(/^! device error 40099: word0 /);
+    expect(error[2]).toMatch(/…$/);
+    for (const pane of ['1 NTP', '2 GNSS', '4 Alarm mail', '5 Events']) expect(lines.some((l) => l.startsWith(pane) || l.startsWith(`── ${pane}`)), pane).toBe(true);
+  });
+});
