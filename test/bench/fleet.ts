@@ -13,13 +13,12 @@
  *   after it (each frame reads every device's latest state), which must stay under one interval.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { operations, type OperationName } from '../../src/api/endpoints.js';
-import { slavePortIds } from '../../src/sim/scenarios.js';
 import { FakeIn, FakeOut } from '../ui/fake-terminal.js';
 import { exited, request } from './exporter.js';
 import type { FloorCount, FloorPlan } from './http-floor.js';
 import { simFleet } from './probe.js';
 import { spawnPty, processSample } from './pty.js';
+import { requestCycle } from './request-cycle.js';
 
 export interface FleetBenchRow {
   figure: string;
@@ -59,12 +58,6 @@ function terminal(columns: number, rows: number): NodeJS.WriteStream {
   return out as unknown as NodeJS.WriteStream;
 }
 
-/** One cycle of the fleet view's requests to one device of the `healthy` scenario: each operation once, PTP once per slave port. */
-function requestCycle(): FloorPlan['requests'] {
-  const request = (name: OperationName, params: { id?: number } = {}) => ({ path: operations[name].path, body: JSON.stringify(operations[name].body(params)) });
-  return [request('ntp'), request('gnss'), request('alarm'), ...slavePortIds('healthy').map((id) => request('ptp', { id }))];
-}
-
 function startFloor(script: string, plan: FloorPlan): ChildProcess {
   const child = fork(script, [], { execArgv: [], stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   child.send(plan);
@@ -87,7 +80,7 @@ interface PairSample {
 /** The binary and the floor, started together against the same devices, measured over the same window. */
 async function measurePair(bin: string, floorScript: string, sim: { child: ChildProcess; urls: string[] }): Promise<PairSample> {
   const pty = spawnPty(`node ${bin} ${sim.urls.join(' ')} --interval ${INTERVAL_S}`, { columns: 120, rows: 40 });
-  const floor = startFloor(floorScript, { urls: sim.urls, requests: requestCycle(), intervalMs: INTERVAL_S * 1000 });
+  const floor = startFloor(floorScript, { urls: sim.urls, requests: requestCycle('healthy'), intervalMs: INTERVAL_S * 1000 });
   try {
     await pty.waitFor(`${DEVICES} devices`, 20_000);
     await sleep(WARMUP_MS + INTERVAL_S * 1000);

@@ -1,7 +1,9 @@
 /**
  * Idle cost beside its anchors, side by side in one run: synctop polling a simulated device at
  * `--interval 1`, a bare Ink 6 app re-rendering 28 coloured rows once a second (ink-rows.tsx),
- * and procps `top -d 1` where present, each in its own 100x30 pseudo-terminal. The repeats run
+ * the same app making synctop's requests to its own simulated device (the scenario's floor: it
+ * renders and asks, with no synctop code), and procps `top -d 1` where present, each in its own
+ * 100x30 pseudo-terminal. The repeats run
  * at the same time (each synctop against its own simulator), so every process sees the same
  * machine: on a shared, noisy host only ratios measured together mean anything.
  *
@@ -18,6 +20,8 @@ export interface IdleOptions {
   synctop: string;
   /** node + path of the built ink-rows app. */
   inkRows: string;
+  /** The requests of one polling cycle, for the ink-rows app that also polls. */
+  pollRequests: { path: string; body: string }[];
   /** Marker on synctop's screen once the device's data is shown. */
   marker: string;
   startSimulator: () => Promise<{ url: string; close(): Promise<void> }>;
@@ -45,7 +49,7 @@ export interface IdleSample extends CpuShare {
   rssMb: number[];
 }
 
-export type IdleResult = Record<'synctop' | 'ink' | 'top', IdleSample[]>;
+export type IdleResult = Record<'synctop' | 'ink' | 'inkPoll' | 'top', IdleSample[]>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -92,27 +96,31 @@ async function measure(pty: PtyProcess, marker: string, started: number, o: Idle
 
 export async function benchIdle(o: IdleOptions): Promise<IdleResult> {
   const withTop = topPresent();
-  const result: IdleResult = { synctop: [], ink: [], top: [] };
-  const sims = await Promise.all(Array.from({ length: o.repeats }, () => o.startSimulator()));
+  const result: IdleResult = { synctop: [], ink: [], inkPoll: [], top: [] };
+  // Each repeat: one simulated device for synctop, one for the polling floor.
+  const sims = await Promise.all(Array.from({ length: 2 * o.repeats }, () => o.startSimulator()));
   const ptys: PtyProcess[] = [];
   const size = { columns: 100, rows: 30 };
   const env = { ...process.env, NODE_ENV: 'production' };
   try {
     const started = performance.now();
     const runs: Promise<void>[] = [];
-    for (const sim of sims) {
-      const app = spawnPty(`${o.synctop} ${sim.url} --interval 1`, size, env);
+    for (let i = 0; i < o.repeats; i++) {
+      const app = spawnPty(`${o.synctop} ${sims[2 * i]!.url} --interval 1`, size, env);
       const ink = spawnPty(o.inkRows, size, env);
-      ptys.push(app, ink);
+      const plan = { url: sims[2 * i + 1]!.url, requests: o.pollRequests, intervalMs: 1000 };
+      const inkPoll = spawnPty(o.inkRows, size, { ...env, INK_ROWS_POLL: JSON.stringify(plan) });
+      ptys.push(app, ink, inkPoll);
       runs.push(measure(app, o.marker, started, o).then((s) => void result.synctop.push(s)));
       runs.push(measure(ink, 'row 28', started, o).then((s) => void result.ink.push(s)));
+      runs.push(measure(inkPoll, 'row 28', started, o).then((s) => void result.inkPoll.push(s)));
       if (withTop) {
         const top = spawnPty('top -d 1', size, env);
         ptys.push(top);
         runs.push(measure(top, 'load average', started, o).then((s) => void result.top.push(s)));
       }
     }
-    o.progress?.(`idle: ${o.repeats} x (synctop, bare Ink rows${withTop ? ', top' : ''}) at once, RSS read at ${o.rssAtMs.map((ms) => `${ms / 1000} s`).join(' and ')}`);
+    o.progress?.(`idle: ${o.repeats} x (synctop, bare Ink rows, bare Ink rows polling${withTop ? ', top' : ''}) at once, RSS read at ${o.rssAtMs.map((ms) => `${ms / 1000} s`).join(' and ')}`);
     await Promise.all(runs);
   } finally {
     await Promise.all(ptys.map((p) => p.stop()));

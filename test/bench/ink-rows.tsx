@@ -3,12 +3,26 @@
  * second (what a live monitor's per-second age tick costs Ink itself, with nothing of synctop's).
  * Built by the benchmark like hello.tsx (Ink and React unbundled, from node_modules), run with
  * plain node in a 100x30 pseudo-terminal beside synctop.
+ *
+ * Given a polling plan in INK_ROWS_POLL (JSON: base URL, the requests of one cycle, interval), the
+ * same app also makes synctop's requests to a device: one undici Pool with one keep-alive
+ * connection (as the device client has), one loop per request, each asking again an interval
+ * after its answer, the answer's body JSON.parse'd and nothing else done with it. That is the
+ * floor of the idle scenario itself (a monitor at `--interval 1` must at least render and ask),
+ * with no synctop code in it.
  */
 import { Box, Text, render } from 'ink';
 import { useEffect, useState } from 'react';
+import { Pool } from 'undici';
 
 const COLORS = ['green', 'yellow', 'cyan', 'red', 'magenta', 'blue', 'white'] as const;
 const ROWS = 28;
+
+export interface PollPlan {
+  url: string;
+  requests: { path: string; body: string }[];
+  intervalMs: number;
+}
 
 function Rows() {
   const [tick, setTick] = useState(0);
@@ -29,4 +43,23 @@ function Rows() {
   );
 }
 
+function poll(plan: PollPlan): void {
+  const pool = new Pool(plan.url, { connections: 1, pipelining: 1 });
+  const headers = { 'content-type': 'application/json', accept: 'application/json' };
+  plan.requests.forEach((request, i) => {
+    const ask = async () => {
+      try {
+        const res = await pool.request({ path: request.path, method: 'POST', headers, body: request.body });
+        JSON.parse(await res.body.text());
+      } catch {
+        // A floor has nothing to say about a failed request; the next one is asked all the same.
+      }
+      setTimeout(ask, plan.intervalMs);
+    };
+    // Spread over the interval, as the monitor's loops are.
+    setTimeout(ask, (i * plan.intervalMs) / plan.requests.length);
+  });
+}
+
 render(<Rows />, { patchConsole: false });
+if (process.env.INK_ROWS_POLL) poll(JSON.parse(process.env.INK_ROWS_POLL) as PollPlan);
