@@ -139,7 +139,7 @@ function stackedBlocks(width: number, avail: number, focus: PaneId, zoomed: bool
 function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, focus: PaneId): Block[] {
   const w = (pane: PaneId) => paneWidth(pane, size, 'full');
   const events = Math.min(needs.events.full, 1 + EVENTS_WANT_CAP);
-  const bottomWant = Math.max(needs.ptp.full + events, needs.gnss.full + (needs.alarm.ask ?? needs.alarm.full));
+  const bottomWant = Math.max(needs.ptp.full + events, (needs.gnss.ask ?? needs.gnss.full) + (needs.alarm.ask ?? needs.alarm.full));
   // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it;
   // when a pane of the bottom row is focused, NTP yields down to its smallest useful height so the
   // focused pane shows whole.

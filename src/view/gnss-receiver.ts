@@ -6,6 +6,7 @@ import type { Glyphs } from './theme.js';
 import { antennaStates, flagStyle, gnssStatuses, styleOf } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
+import { lineWidth } from './fit.js';
 import type { Field } from './field.js';
 import { sparkline } from './sparkline.js';
 
@@ -24,19 +25,53 @@ export function receiverLabel(rx: GnssReceiver, index: number): string {
   return `rx ${rx.id ?? `#${index}`}`;
 }
 
-/** "▶rx 0 * working   rx 1 - standby" — every receiver, the selected one marked. */
-export function gnssReceiverTabs(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs): Line {
-  const out: Line = [];
-  receivers.forEach((rx, i) => {
+const TAB_GAP = '   ';
+
+/** Each receiver's tab ("▶ rx 0 * working"), the selected one marked. */
+function receiverTabGroups(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs): Line[] {
+  return receivers.map((rx, i) => {
     const style = styleOf(gnssStatuses, rx.status);
     const isSel = i === selected;
-    if (i > 0) out.push(cell('   '));
-    out.push(cell(isSel ? `${glyphs.selected} ` : "  ", "focus", true));
-    out.push(cell(`${receiverLabel(rx, i)} `, isSel ? 'text' : 'muted', isSel));
-    out.push(cell(`${style.symbol} ${style.word}`, style.token, isSel));
+    return [
+      cell(isSel ? `${glyphs.selected} ` : '  ', 'focus', true),
+      cell(`${receiverLabel(rx, i)} `, isSel ? 'text' : 'muted', isSel),
+      cell(`${style.symbol} ${style.word}`, style.token, isSel),
+    ];
   });
-  if (receivers.length > 1) out.push(cell(`   ${glyphs.left}/${glyphs.right} switch`, 'muted'));
-  return out;
+}
+
+function switchHint(glyphs: Glyphs): Line {
+  return [cell(`${TAB_GAP}${glyphs.left}/${glyphs.right} switch`, 'muted')];
+}
+
+/** "▶rx 0 * working   rx 1 - standby   ←/→ switch" — every receiver, the selected one marked. */
+export function gnssReceiverTabs(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs): Line {
+  const tabs = receiverTabGroups(receivers, selected, glyphs).flatMap((group, i) => (i > 0 ? [cell(TAB_GAP), ...group] : group));
+  return receivers.length > 1 ? [...tabs, ...switchHint(glyphs)] : tabs;
+}
+
+/**
+ * The tabs in lines of `width`, a tab never split across two, for a pane that has the lines:
+ * one line would cut a receiver's status. The switch hint (also in the help) ends the last line
+ * when it fits there and is left out otherwise, never given a line of its own.
+ */
+export function gnssReceiverTabLines(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs, width: number): Line[] {
+  const lines: Line[] = [];
+  let used = 0;
+  for (const group of receiverTabGroups(receivers, selected, glyphs)) {
+    const w = lineWidth(group);
+    const current = lines[lines.length - 1];
+    if (current && used + TAB_GAP.length + w <= width) {
+      current.push(cell(TAB_GAP), ...group);
+      used += TAB_GAP.length + w;
+    } else {
+      lines.push([...group]);
+      used = w;
+    }
+  }
+  const hint = switchHint(glyphs);
+  if (receivers.length > 1 && used + lineWidth(hint) <= width) lines[lines.length - 1]!.push(...hint);
+  return lines;
 }
 
 /** Signed decimal degrees, 5 decimals (about 1 m). */

@@ -10,7 +10,7 @@ import { Screen } from '../../src/ui/App.js';
 import { initialUiState, type PaneId } from '../../src/ui/ui-state.js';
 import { DisplayContext, makeDisplay } from '../../src/ui/widgets/Display.js';
 import type { MonitorState } from '../../src/monitor/state.js';
-import { healthyState, insightState, irregularState, NOW, OUTAGE_REASON, unreachableState } from './fixtures.js';
+import { healthyState, insightState, irregularState, NOW, OUTAGE_REASON, receiver, unreachableState } from './fixtures.js';
 import { frameViolations, stripAnsi } from './harness.js';
 
 const display = makeDisplay(false, false);
@@ -55,6 +55,14 @@ function longEventsState(): MonitorState {
   return s;
 }
 
+/** Four receivers with long ids (as the label-clash scenario sends): their tabs are wider than the GNSS pane of the full layout. */
+function fourReceiversState(): MonitorState {
+  const s = healthyState();
+  const ids = [0, 1e21, 0.5, 123456789];
+  s.gnss = { ...s.gnss, data: { receivers: ids.map((id, i) => receiver({ id, status: i === 0 ? 'working' : 'standby' })) } };
+  return s;
+}
+
 const PANE_IDS = ['ntp', 'gnss', 'ptp', 'alarm', 'events'] as const;
 
 describe('no empty line beside a cut one', () => {
@@ -67,6 +75,7 @@ describe('no empty line beside a cut one', () => {
     ['first PTP poll failed', () => firstPollFailed('ptp')],
     ['first alarm poll failed', () => firstPollFailed('alarm')],
     ['first GNSS poll failed', () => firstPollFailed('gnss')],
+    ['four receivers with long ids', fourReceiversState],
   ];
   it.each(states)('%s: 80x24, 100x30 and 120x40, every pane focused', (_name, make) => {
     const bad: string[] = [];
@@ -78,6 +87,27 @@ describe('no empty line beside a cut one', () => {
         if (empty > 0 && cut > 0) bad.push(`${columns}x${rows} ${focus}: ${empty} empty, ${cut} cut\n${lines.join('\n')}`);
       }
     expect(bad).toEqual([]);
+  });
+});
+
+describe('receiver tabs wider than the GNSS pane', () => {
+  const tabLines = (lines: string[]) => {
+    const at = lines.findIndex((l) => /(━▶|──) 2 GNSS/.test(l));
+    return lines.slice(at + 1, at + 3).map((l) => l.slice(0, 60));
+  };
+
+  it('120x40: wrap onto a second line the pane has, every receiver whole', () => {
+    const lines = screen(120, 40, 'ntp', fourReceiversState());
+    const [first, second] = tabLines(lines);
+    expect(first).toMatch(/^▶ rx 0 \* working {5}rx 1e\+21 - standby\s*$/);
+    expect(second).toMatch(/^ {2}rx 0\.5 - standby {5}rx 123456789 - standby {3}←\/→ switch\s*$/);
+  });
+
+  it('80x24, GNSS focused: the focused pane has the lines, so its tabs wrap too, the switch hint at the end of the last', () => {
+    const lines = screen(80, 24, 'gnss', fourReceiversState());
+    const at = lines.findIndex((l) => l.startsWith('━▶ 2 GNSS'));
+    expect(lines[at + 1]).toBe('▶ rx 0 * working     rx 1e+21 - standby     rx 0.5 - standby');
+    expect(lines[at + 2]).toBe('  rx 123456789 - standby   ←/→ switch');
   });
 });
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { lineText } from '../../src/view/cell.js';
 import { alarmFields, senderText } from '../../src/view/alarm.js';
-import { gnssReceiverFields, gnssSatelliteLines } from '../../src/view/gnss-receiver.js';
+import { gnssReceiverFields, gnssReceiverTabLines, gnssReceiverTabs, gnssSatelliteLines } from '../../src/view/gnss-receiver.js';
 import { headerLines, healthLine, outageBanner } from '../../src/view/header.js';
 import { ntpLegendLine, ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/view/ntp-source.js';
 import { clockAccuracyText, clockClassText, delayStatsText, ptpPortDetail, ptpPortRow } from '../../src/view/ptp-port.js';
@@ -265,6 +265,19 @@ describe('verdict', () => {
 });
 
 describe('GNSS receiver renderer', () => {
+  it('packs the receiver tabs into lines, a tab never split; the switch hint only where it fits', () => {
+    const rxs = [receiver({ id: 0 }), receiver({ id: 1, status: 'standby' }), receiver({ id: 2, status: 'standby' })];
+    const lines = (width: number) => gnssReceiverTabLines(rxs, 1, unicodeGlyphs, width).map(lineText);
+    expect(lines(200)).toEqual([lineText(gnssReceiverTabs(rxs, 1, unicodeGlyphs))]);
+    expect(lines(200)[0]).toBe('  rx 0 * working   ▶ rx 1 - standby     rx 2 - standby   ←/→ switch');
+    // Without the hint the tabs fit: left out, not given a line of its own.
+    expect(lines(54)).toEqual(['  rx 0 * working   ▶ rx 1 - standby     rx 2 - standby']);
+    expect(lines(40)).toEqual(['  rx 0 * working   ▶ rx 1 - standby', '  rx 2 - standby   ←/→ switch']);
+    // A tab wider than the line has a line of its own (cut where it is drawn).
+    expect(lines(10)).toHaveLength(3);
+    expect(gnssReceiverTabLines([receiver({ id: 0 })], 0, unicodeGlyphs, 80).map(lineText)).toEqual(['▶ rx 0 * working']);
+  });
+
   it('shows every field of a working receiver, signed decimal degrees', () => {
     const text = gnssReceiverFields(receiver({}), uni).map((f) => `${f.label}: ${lineText(f.value)}`);
     expect(text).toEqual([

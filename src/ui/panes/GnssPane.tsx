@@ -4,9 +4,10 @@ import type { MonitorState } from '../../monitor/state.js';
 import { stateKey } from '../../monitor/events.js';
 import { seriesKey } from '../../monitor/history.js';
 import type { Line } from '../../view/cell.js';
+import type { Field } from '../../view/field.js';
 import { cell } from '../../view/cell.js';
 import { chartTitle, countChart } from '../../view/chart.js';
-import { gnssReceiverFields, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
+import { gnssReceiverFields, gnssReceiverTabLines, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
 import { timeInState } from '../../view/time.js';
 import { sectionAge, sectionErrorLine, sectionErrorLines } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
@@ -45,21 +46,34 @@ function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display,
   return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now, display.ascii) });
 }
 
-/** The GNSS pane: the receiver tabs, its fields and satellites; any height down to the tabs and a line. */
+/** Lines under the tabs: the fields, and the satellites beside them or under them. */
+function contentRows(fields: Field[], sats: number, width: number): number {
+  const side = width >= SIDE_BY_SIDE;
+  const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
+  return side ? Math.max(fieldRows, sats) : fieldRows + sats;
+}
+
+/**
+ * The GNSS pane: the receiver tabs, its fields and satellites; any height down to the tabs and a
+ * line. Tabs too wide for one line wrap when the pane has the lines for them and for all the rest
+ * (what it asks for in the full layout is the one-line form).
+ */
 export function gnssPaneNeed(state: MonitorState, width: number, display: Display, receiver: number, now: number): PaneNeed {
   const receivers = state.gnss.data?.receivers ?? [];
-  const rx = receivers[clampIndex(receiver, receivers.length)];
+  const index = clampIndex(receiver, receivers.length);
+  const rx = receivers[index];
   const head = 1 + sectionErrorLines(state, state.gnss, width, gnssErrorLine(state)).length;
   if (!rx) {
     const full = head + (state.gnss.data || !state.gnss.error ? 1 : 0);
     return elastic(full, full);
   }
-  const fields = receiverFields(state, rx, display, now);
-  const sats = satLines(state, rx, display).length;
-  const side = width >= SIDE_BY_SIDE;
-  const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
+  const content = contentRows(receiverFields(state, rx, display, now), satLines(state, rx, display).length, width);
   const tabs = head + 1 + (leapSecondWarning(rx) ? 1 : 0);
-  return elastic(tabs + (side ? Math.max(fieldRows, sats) : fieldRows + sats), tabs + 1);
+  const oneLine = elastic(tabs + content, tabs + 1);
+  const wrapped = gnssReceiverTabLines(receivers, index, display.glyphs, width).length - 1;
+  if (wrapped === 0) return oneLine;
+  const full = oneLine.full + wrapped;
+  return { full, fit: (lines) => (lines >= full ? full : oneLine.fit(lines)), ask: oneLine.full };
 }
 
 const CONSTELLATIONS = [
@@ -88,10 +102,15 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const err = gnssErrorLine(state);
   const errorLines = sectionErrorLines(state, section, width, err);
   const leap = rx ? leapSecondWarning(rx) : null;
-  const body = height - 1 - errorLines.length - (rx ? 1 : 0) - (leap ? 1 : 0);
   const side = width >= SIDE_BY_SIDE;
   const fields = rx ? receiverFields(state, rx, display, now) : [];
   const sats = rx ? satLines(state, rx, display) : [];
+  const room = height - 1 - errorLines.length - (leap ? 1 : 0);
+  // The tabs wrap only when every other line still fits, and never above the zoomed charts.
+  const tabLines = rx ? gnssReceiverTabLines(receivers, index, display.glyphs, width) : [];
+  const wrapTabs = tabLines.length > 1 && !(ui.zoomed && focused) && room - tabLines.length >= contentRows(fields, sats.length, width);
+  const tabs = tabLines.length <= 1 || wrapTabs ? tabLines : [gnssReceiverTabs(receivers, index, display.glyphs)];
+  const body = room - tabs.length;
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
   const charts = ui.zoomed && focused && rx ? satelliteCharts(state, rx, width, body, display) : [];
   const fieldRows = Math.min(gridShape(fields, fieldWidth, 40).rows, side ? body : Math.max(1, body - sats.length));
@@ -103,7 +122,9 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       ))}
       {!section.data && !err ? <StyledLine line={[cell('waiting for the first answer', 'muted')]} width={width} /> : null}
       {section.data && receivers.length === 0 ? <StyledLine line={[cell('the device lists no receivers', 'muted')]} width={width} /> : null}
-      {rx ? <StyledLine line={gnssReceiverTabs(receivers, index, display.glyphs)} width={width} /> : null}
+      {tabs.map((line, i) => (
+        <StyledLine key={`t${i}`} line={line} width={width} />
+      ))}
       {leap ? <StyledLine line={leap} width={width} /> : null}
       {charts.map((line, i) => (
         <StyledLine key={`c${i}`} line={line} width={width} />
