@@ -175,7 +175,8 @@ function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, 
       height: bottom,
       columns: [
         { width: w('gnss'), slots: [slot('gnss', h.gnss), slot('alarm', h.alarm)] },
-        { width: w('ptp'), slots: [slot('ptp', h.ptp), slot('events', h.eventLines)] },
+        // The event log is last in its column: it takes the lines PTP leaves, where its long lines wrap.
+        { width: w('ptp'), slots: [slot('ptp', h.ptp), slot('events', Math.max(h.eventLines, bottom - h.ptp))] },
       ],
     },
   ];

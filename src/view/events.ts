@@ -8,6 +8,7 @@ import { eventSeverities } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { clockTime } from './time.js';
+import { lineWidth, wrapLine } from './fit.js';
 
 /** "• 14:02:11 ! PTP port 0 LOST -> ACQUIRING": the mark only on events not yet seen. */
 export function eventLine(event: MonitorEvent, fresh: boolean, glyphs: Glyphs): Line {
@@ -18,6 +19,21 @@ export function eventLine(event: MonitorEvent, fresh: boolean, glyphs: Glyphs): 
     cell(`${style.symbol} `, style.token, true),
     cell(event.message, event.severity === 'info' ? undefined : style.token, fresh),
   ];
+}
+
+/**
+ * Event lines for a pane that shows them all and has `spare` lines besides: the newest events
+ * that would be cut wrap under their message, each only when all its lines fit in what is left.
+ */
+export function wrapEventLines(lines: readonly Line[], width: number, spare: number): Line[][] {
+  let left = spare;
+  return lines.map((line) => {
+    if (left <= 0 || lineWidth(line) <= width) return [line];
+    const wrapped = wrapLine(line, width, lineWidth(line.slice(0, 3)));
+    if (wrapped.length - 1 > left || wrapped.some((l) => lineWidth(l) > width)) return [line];
+    left -= wrapped.length - 1;
+    return wrapped;
+  });
 }
 
 /** How many of the newest events (newest first) came after `seenAt`. */

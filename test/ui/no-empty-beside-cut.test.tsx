@@ -55,6 +55,13 @@ function longEventsState(): MonitorState {
   return s;
 }
 
+/** One PTP port: in the full layout the event log has lines to spare below it, and its long events wrap there. */
+function onePortLongEventsState(): MonitorState {
+  const s = longEventsState();
+  s.ptp = { ...s.ptp, data: { ...s.ptp.data!, ports: s.ptp.data!.ports.slice(0, 1) } };
+  return s;
+}
+
 /** Four receivers with long ids (as the label-clash scenario sends): their tabs are wider than the GNSS pane of the full layout. */
 function fourReceiversState(): MonitorState {
   const s = healthyState();
@@ -76,6 +83,7 @@ describe('no empty line beside a cut one', () => {
     ['first alarm poll failed', () => firstPollFailed('alarm')],
     ['first GNSS poll failed', () => firstPollFailed('gnss')],
     ['four receivers with long ids', fourReceiversState],
+    ['one PTP port, long events', onePortLongEventsState],
   ];
   it.each(states)('%s: 80x24, 100x30 and 120x40, every pane focused', (_name, make) => {
     const bad: string[] = [];
@@ -85,10 +93,27 @@ describe('no empty line beside a cut one', () => {
         const empty = bodyLines(lines).filter((l) => l.trim() === '').length;
         const cut = lines.filter((l) => l.includes('…')).length;
         if (empty > 0 && cut > 0) bad.push(`${columns}x${rows} ${focus}: ${empty} empty, ${cut} cut\n${lines.join('\n')}`);
+        for (const [side, column] of bottomColumns(lines)) {
+          const emptyIn = column.filter((l) => l.trim() === '').length;
+          const cutIn = column.filter((l) => l.includes('…')).length;
+          if (emptyIn > 0 && cutIn > 0) bad.push(`${columns}x${rows} ${focus}, ${side} column: ${emptyIn} empty, ${cutIn} cut\n${lines.join('\n')}`);
+        }
       }
     expect(bad).toEqual([]);
   });
 });
+
+/** The full layout's bottom row, two columns of panes side by side: each column's lines apart. */
+function bottomColumns(lines: string[]): [string, string[]][] {
+  const at = lines.findIndex((l) => /^(━▶|──) 2 GNSS .*(━▶|──) 3 PTP /.test(l));
+  if (at < 0) return [];
+  const split = lines[at]!.search(/(━▶|──) 3 PTP /);
+  const rows = lines.slice(at, -1);
+  return [
+    ['left', rows.map((l) => [...l].slice(0, split).join(''))],
+    ['right', rows.map((l) => [...l].slice(split).join(''))],
+  ];
+}
 
 describe('receiver tabs wider than the GNSS pane', () => {
   const tabLines = (lines: string[]) => {
@@ -108,6 +133,18 @@ describe('receiver tabs wider than the GNSS pane', () => {
     const at = lines.findIndex((l) => l.startsWith('━▶ 2 GNSS'));
     expect(lines[at + 1]).toBe('▶ rx 0 * working     rx 1e+21 - standby     rx 0.5 - standby');
     expect(lines[at + 2]).toBe('  rx 123456789 - standby   ←/→ switch');
+  });
+});
+
+describe('the event log in the full layout', () => {
+  it('takes the lines PTP leaves in its column, and its long events wrap under their message there', () => {
+    for (const focus of ['ntp', 'events'] as const) {
+      const lines = screen(120, 40, focus, onePortLongEventsState());
+      const at = lines.findIndex((l) => / 5 Events /.test(l));
+      const log = lines.slice(at + 1, -1).map((l) => l.slice(61));
+      expect(log[0], focus).toMatch(/^• \d\d:\d\d:\d\d ~ at start: NTP source ntp1\.example\.net\s*$/);
+      expect(log[1], focus).toMatch(/^ {13}unreachable \(reach 000\)\s*$/);
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import type { MonitorState } from '../../monitor/state.js';
 import { cell } from '../../view/cell.js';
-import { eventLine, freshCount, freshText } from '../../view/events.js';
+import { eventLine, freshCount, freshText, wrapEventLines } from '../../view/events.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
@@ -18,7 +18,7 @@ export function eventsPaneNeed(state: MonitorState): PaneNeed {
 
 /**
  * What changed, newest first: local time, severity symbol and color, the message, one line
- * each. Events after the last look at the focused pane carry a mark and are counted in the
+ * each (wrapped under the message when the pane has lines to spare). Events after the last look at the focused pane carry a mark and are counted in the
  * title. ↑/↓ scroll back through the log when the pane is focused.
  */
 function EventsPaneView({ state, ui, width, height, focused }: PaneProps) {
@@ -37,9 +37,11 @@ function EventsPaneView({ state, ui, width, height, focused }: PaneProps) {
   return (
     <PaneFrame index={5} title="Events" status={status} focused={focused} width={width} height={height}>
       {all.length === 0 ? <StyledLine line={[cell('no events yet: changes of state appear here', 'muted')]} width={width} /> : null}
-      {shown.map((e, i) => (
-        <StyledLine key={top + i} line={eventLine(e, e.at > ui.eventsSeenAt, glyphs)} width={width} />
-      ))}
+      {wrapEventLines(
+        shown.map((e) => eventLine(e, e.at > ui.eventsSeenAt, glyphs)),
+        width,
+        overflow ? 0 : body - shown.length,
+      ).flatMap((lines, i) => lines.map((line, j) => <StyledLine key={`${top + i}.${j}`} line={line} width={width} />))}
       {overflow && body > 0 ? <StyledLine line={[cell(note, 'muted')]} width={width} /> : null}
     </PaneFrame>
   );
