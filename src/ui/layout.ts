@@ -39,6 +39,16 @@ export interface PaneNeed {
   ask?: number;
 }
 
+/**
+ * A pane that shows its long lines whole (wrapped) given `extra` lines more than `need`: it takes
+ * them only all at once, and where the full layout shares lines out it asks for the form without.
+ */
+export function withWrapLines(need: PaneNeed, extra: number): PaneNeed {
+  if (extra <= 0) return need;
+  const full = need.full + extra;
+  return { full, fit: (lines) => (lines >= full ? full : need.fit(lines)), ask: need.ask ?? need.full };
+}
+
 /** A pane that shows well at any height from `min` up to `full` lines. */
 export function elastic(full: number, min: number): PaneNeed {
   return { full, fit: (lines) => (lines >= min ? Math.min(lines, full) : 0) };
@@ -139,7 +149,8 @@ function stackedBlocks(width: number, avail: number, focus: PaneId, zoomed: bool
 function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, focus: PaneId): Block[] {
   const w = (pane: PaneId) => paneWidth(pane, size, 'full');
   const events = Math.min(needs.events.full, 1 + EVENTS_WANT_CAP);
-  const bottomWant = Math.max(needs.ptp.full + events, (needs.gnss.ask ?? needs.gnss.full) + (needs.alarm.ask ?? needs.alarm.full));
+  const asks = (pane: PaneId) => needs[pane].ask ?? needs[pane].full;
+  const bottomWant = Math.max(asks('ptp') + events, asks('gnss') + asks('alarm'));
   // NTP first gets what it wants, but leaves the bottom row at least 60% when that row wants it;
   // when a pane of the bottom row is focused, NTP yields down to its smallest useful height so the
   // focused pane shows whole.
@@ -174,8 +185,8 @@ function fullBlocks(size: Size, avail: number, needs: Record<PaneId, PaneNeed>, 
       kind: 'panes',
       height: bottom,
       columns: [
-        { width: w('gnss'), slots: [slot('gnss', h.gnss), slot('alarm', h.alarm)] },
-        // The event log is last in its column: it takes the lines PTP leaves, where its long lines wrap.
+        // Each column's last pane takes the lines the one above leaves: its long lines wrap there.
+        { width: w('gnss'), slots: [slot('gnss', h.gnss), slot('alarm', Math.max(h.alarm, bottom - h.gnss))] },
         { width: w('ptp'), slots: [slot('ptp', h.ptp), slot('events', Math.max(h.eventLines, bottom - h.ptp))] },
       ],
     },

@@ -23,16 +23,17 @@ export function eventLine(event: MonitorEvent, fresh: boolean, glyphs: Glyphs): 
 
 /**
  * Event lines for a pane that shows them all and has `spare` lines besides: the newest events
- * that would be cut wrap under their message, each only when all its lines fit in what is left.
+ * that would be cut wrap under their message while lines are left (the last of them holding the
+ * rest, cut where it ends, when the lines run out).
  */
 export function wrapEventLines(lines: readonly Line[], width: number, spare: number): Line[][] {
   let left = spare;
   return lines.map((line) => {
     if (left <= 0 || lineWidth(line) <= width) return [line];
     const wrapped = wrapLine(line, width, lineWidth(line.slice(0, 3)));
-    if (wrapped.length - 1 > left || wrapped.some((l) => lineWidth(l) > width)) return [line];
-    left -= wrapped.length - 1;
-    return wrapped;
+    const shown = wrapped.length - 1 <= left ? wrapped : [...wrapped.slice(0, left), wrapped.slice(left).flat()];
+    left -= shown.length - 1;
+    return shown;
   });
 }
 

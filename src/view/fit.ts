@@ -120,3 +120,37 @@ export function wrapLine(line: Line, width: number, indentWidth?: number): Line[
   }
   return lines;
 }
+
+/**
+ * A field's value in lines of `width` columns, for a grid with lines to spare: at spaces where
+ * every piece then fits, else column by column (a device's long token, an address list without
+ * spaces), so nothing of it is cut. A character wider than the line has a line of its own.
+ */
+export function wrapValue(line: Line, width: number): Line[] {
+  if (width < 1 || lineWidth(line) <= width) return [line];
+  const words = wrapLine(line, width, 0).map((l) => l.filter((c) => c.text !== ''));
+  if (words.every((l) => lineWidth(l) <= width)) return words;
+  const lines: Line[] = [[]];
+  let left = width;
+  for (const c of line) {
+    let rest = c.text;
+    while (rest !== '') {
+      const clipped = clipText(rest, left);
+      if (clipped.text === '') {
+        if (left < width) {
+          lines.push([]);
+          left = width;
+          continue;
+        }
+        // Wider than a whole line: alone on its line.
+        const [first] = segmenter.segment(rest);
+        clipped.text = first!.segment;
+        clipped.width = left;
+      }
+      lines[lines.length - 1]!.push({ ...c, text: clipped.text });
+      left -= clipped.width;
+      rest = rest.slice(clipped.text.length);
+    }
+  }
+  return lines;
+}

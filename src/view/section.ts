@@ -29,18 +29,20 @@ export const MAX_ERROR_LINES = 3;
 
 /**
  * A pane's error lines: its error line (`line`: a pane's own wording, else sectionErrorLine),
- * one line beside data; when the pane has no data the error is all it says, so it wraps rather
- * than being cut, up to MAX_ERROR_LINES (the last one holds the rest and is cut where it ends).
+ * one line beside data, wrapped when the pane has the `spare` lines for all of it; when the pane
+ * has no data the error is all it says, so it wraps rather than being cut. Either way at most
+ * MAX_ERROR_LINES (the last one holds the rest and is cut where it ends).
  */
 export function sectionErrorLines(
   state: Pick<MonitorState, 'unreachable'>,
   section: Pick<SectionState<unknown>, 'data' | 'error'>,
   width: number,
   line: Line | null = section.error ? sectionErrorLine(state, section.error) : null,
+  spare = 0,
 ): Line[] {
   if (!line) return [];
-  if (section.data !== null) return [line];
   const wrapped = wrapLine(line, width, 2);
+  if (section.data !== null && (wrapped.length === 1 || wrapped.length - 1 > Math.min(spare, MAX_ERROR_LINES - 1))) return [line];
   return wrapped.length <= MAX_ERROR_LINES ? wrapped : [...wrapped.slice(0, MAX_ERROR_LINES - 1), wrapped.slice(MAX_ERROR_LINES - 1).flat()];
 }
 

@@ -62,6 +62,23 @@ function onePortLongEventsState(): MonitorState {
   return s;
 }
 
+/** The last poll of GNSS, PTP and alarm timed out: each pane keeps its data under an error line. */
+function errorsBesideDataState(): MonitorState {
+  const s = healthyState();
+  const error = { kind: 'network', code: 'TIMEOUT', message: 'no complete answer within 900 ms (timeout)' } as const;
+  for (const name of ['gnss', 'ptp', 'alarm'] as const) s[name] = { ...s[name], error, errorSince: NOW - 2_000 } as never;
+  return s;
+}
+
+/** Values wider than their panes: a recipient list without spaces, a long parent port identity, one PTP port (lines to spare). */
+function longValuesState(): MonitorState {
+  const s = healthyState();
+  s.alarm = { ...s.alarm, data: { ...s.alarm.data!, recipientEmails: ['noc-distribution-list-of-the-operations-centre@example.net;ops@example.net'] } };
+  const [port] = s.ptp.data!.ports;
+  s.ptp = { ...s.ptp, data: { ...s.ptp.data!, ports: [{ ...port!, parentPortIdentity: 'a0b1c2.fffe.d3e4f5-3/with-a-vendor-suffix-0123456789abcdef' } as never] } };
+  return s;
+}
+
 /** Four receivers with long ids (as the label-clash scenario sends): their tabs are wider than the GNSS pane of the full layout. */
 function fourReceiversState(): MonitorState {
   const s = healthyState();
@@ -84,6 +101,8 @@ describe('no empty line beside a cut one', () => {
     ['first GNSS poll failed', () => firstPollFailed('gnss')],
     ['four receivers with long ids', fourReceiversState],
     ['one PTP port, long events', onePortLongEventsState],
+    ['errors beside data', errorsBesideDataState],
+    ['long values', longValuesState],
   ];
   it.each(states)('%s: 80x24, 100x30 and 120x40, every pane focused', (_name, make) => {
     const bad: string[] = [];

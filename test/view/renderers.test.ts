@@ -12,9 +12,9 @@ import { sparkline } from '../../src/view/sparkline.js';
 import { sectionSummary } from '../../src/view/summary.js';
 import { verdictLine, verdictParts } from '../../src/view/verdict.js';
 import { asciiGlyphs, offsetLimits, offsetToken, unicodeGlyphs } from '../../src/view/theme.js';
-import { clipText, fitLine, padText, shortenMiddle } from '../../src/view/fit.js';
+import { clipText, fitLine, padText, shortenMiddle, wrapValue } from '../../src/view/fit.js';
 import { cutsIdentity, layoutColumns, placeText, scrollWindow } from '../../src/view/table-layout.js';
-import { gridLines, gridShape, pairLines } from '../../src/ui/widgets/FieldGrid.js';
+import { gridLines, gridShape, pairLines, wrappedGridRows } from '../../src/ui/widgets/FieldGrid.js';
 import { cell } from '../../src/view/cell.js';
 import {
   NOW,
@@ -511,6 +511,26 @@ describe('field grid', () => {
     { label: 'bb', value: [cell('22')] },
     { label: 'c', value: [cell('3')] },
   ];
+  it('with lines to spare, a one-column grid wraps the values it would cut, in order, each only whole', () => {
+    const long = [
+      { label: 'to', value: [cell('noc@example.com, ops@example.com')] },
+      { label: 'id', value: [cell('a0b1c2.fffe.d3e4f5-3')], whole: true },
+      { label: 'x', value: [cell('1')] },
+    ];
+    expect(gridLines(long, 20, 40, '~', 3).map(lineText)).toEqual(['to noc@example.com,~', 'id a0b1c2.f~d3e4f5-3', 'x  1']);
+    expect(wrappedGridRows(long, 20, 40)).toBe(5);
+    expect(gridLines(long, 20, 40, '~', 5).map(lineText)).toEqual(['to noc@example.com, ', '   ops@example.com', 'id a0b1c2.fffe.d3e4f', '   5-3', 'x  1']);
+    // One line to spare: the first value's extra line fits, the identity's does not.
+    expect(gridLines(long, 20, 40, '~', 4).map(lineText)).toEqual(['to noc@example.com, ', '   ops@example.com', 'id a0b1c2.f~d3e4f5-3', 'x  1']);
+  });
+
+  it('wraps a value at spaces, or column by column where a word is wider than the line', () => {
+    expect(wrapValue([cell('aa bb '), cell('cc', 'warn')], 5).map(lineText)).toEqual(['aa ', 'bb cc']);
+    expect(wrapValue([cell('abcdefgh')], 3).map(lineText)).toEqual(['abc', 'def', 'gh']);
+    expect(wrapValue([cell('ab'), cell('界cd')], 3).map(lineText)).toEqual(['ab', '界c', 'd']);
+    expect(wrapValue([cell('界界')], 1).map(lineText)).toEqual(['界', '界']);
+    expect(wrapValue([cell('short')], 10).map(lineText)).toEqual(['short']);
+  });
   it('fills as many columns as fit, column by column', () => {
     expect(gridShape(fields, 100, 40)).toMatchObject({ columns: 3, rows: 1 });
     expect(gridShape(fields, 16, 40)).toMatchObject({ columns: 1, rows: 3 });

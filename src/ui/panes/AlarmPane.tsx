@@ -8,7 +8,7 @@ import { wrapLine } from '../../view/fit.js';
 import { sectionAge, sectionErrorLines } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic } from '../layout.js';
-import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
+import { FieldGrid, gridShape, wrappedGridRows } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import type { PaneProps, PaneWatch } from './pane-props.js';
@@ -43,14 +43,18 @@ export function alarmPaneNeed(state: MonitorState, width: number): PaneNeed {
 function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {
   const section = state.alarm;
   const data = section.data;
-  const errorLines = sectionErrorLines(state, section, width);
-  const body = height - 1 - errorLines.length;
+  const oneLineError = sectionErrorLines(state, section, width);
   const fields = data ? alarmFields(data) : [];
+  const rows = gridShape(fields, width, MAX_VALUE).rows;
   // The findings wrapped whole when the fields still fit beside them, else a line each.
   const wrapped = data ? alarmLintLines(data, width) : [];
-  const lint = data && body - wrapped.length < gridShape(fields, width, MAX_VALUE).rows ? alarmLintLines(data, Number.POSITIVE_INFINITY) : wrapped;
+  const lint = data && height - 1 - oneLineError.length - wrapped.length < rows ? alarmLintLines(data, Number.POSITIVE_INFINITY) : wrapped;
+  // Lines to spare below all that: an error beside the data wraps there, then long values do.
+  const spare = data ? height - 1 - oneLineError.length - rows - lint.length : 0;
+  const errorLines = spare > 0 ? sectionErrorLines(state, section, width, undefined, spare) : oneLineError;
+  const body = height - 1 - errorLines.length;
   // The findings stay visible under the fields: they say what to change. The fields give way.
-  const fieldRows = data ? Math.max(1, Math.min(gridShape(fields, width, MAX_VALUE, body - lint.length).rows, body - lint.length)) : 0;
+  const fieldRows = data ? Math.max(1, Math.min(wrappedGridRows(fields, width, MAX_VALUE), body - lint.length)) : 0;
   const lintShown = lint.slice(0, Math.max(0, body - fieldRows));
   return (
     <PaneFrame index={4} title="Alarm mail" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>

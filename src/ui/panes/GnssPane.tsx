@@ -12,11 +12,11 @@ import { timeInState } from '../../view/time.js';
 import { sectionAge, sectionErrorLine, sectionErrorLines } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
 import type { PaneNeed } from '../layout.js';
-import { elastic } from '../layout.js';
+import { elastic, withWrapLines } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
-import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
+import { FieldGrid, gridShape, wrappedGridRows } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import type { PaneProps, PaneWatch } from './pane-props.js';
@@ -26,6 +26,8 @@ const SAT_WIDTH = 22;
 const SPARK = 10;
 /** Below this the satellites go under the fields instead of beside them. */
 const SIDE_BY_SIDE = 58;
+/** Widest a field's value is laid out for (wider ones are cut, or wrap where the pane has lines). */
+const MAX_VALUE = 40;
 
 function gnssErrorLine(state: MonitorState): Line | null {
   const err = state.gnss.error;
@@ -46,17 +48,19 @@ function receiverFields(state: MonitorState, rx: GnssReceiver, display: Display,
   return gnssReceiverFields(rx, { ascii: display.ascii, glyphs: display.glyphs, inState: timeInState(state.stateClock, stateKey.gnss(rx.id), now, display.ascii) });
 }
 
-/** Lines under the tabs: the fields, and the satellites beside them or under them. */
-function contentRows(fields: Field[], sats: number, width: number): number {
+/** Lines under the tabs: the fields (each value whole when `wrapped`), and the satellites beside them or under them. */
+function contentRows(fields: Field[], sats: number, width: number, wrapped = false): number {
   const side = width >= SIDE_BY_SIDE;
-  const fieldRows = gridShape(fields, side ? width - SAT_WIDTH - 2 : width, 40).rows;
+  const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
+  const fieldRows = wrapped ? wrappedGridRows(fields, fieldWidth, MAX_VALUE) : gridShape(fields, fieldWidth, MAX_VALUE).rows;
   return side ? Math.max(fieldRows, sats) : fieldRows + sats;
 }
 
 /**
  * The GNSS pane: the receiver tabs, its fields and satellites; any height down to the tabs and a
- * line. Tabs too wide for one line wrap when the pane has the lines for them and for all the rest
- * (what it asks for in the full layout is the one-line form).
+ * line. Given the lines, an error line beside the data wraps (when all the rest fits), then tabs
+ * too wide for one line, then values too wide for the fields' column; what it asks for in the full
+ * layout is the form without any of them.
  */
 export function gnssPaneNeed(state: MonitorState, width: number, display: Display, receiver: number, now: number): PaneNeed {
   const receivers = state.gnss.data?.receivers ?? [];
@@ -67,13 +71,13 @@ export function gnssPaneNeed(state: MonitorState, width: number, display: Displa
     const full = head + (state.gnss.data || !state.gnss.error ? 1 : 0);
     return elastic(full, full);
   }
-  const content = contentRows(receiverFields(state, rx, display, now), satLines(state, rx, display).length, width);
+  const fields = receiverFields(state, rx, display, now);
+  const sats = satLines(state, rx, display).length;
   const tabs = head + 1 + (leapSecondWarning(rx) ? 1 : 0);
-  const oneLine = elastic(tabs + content, tabs + 1);
-  const wrapped = gnssReceiverTabLines(receivers, index, display.glyphs, width).length - 1;
-  if (wrapped === 0) return oneLine;
-  const full = oneLine.full + wrapped;
-  return { full, fit: (lines) => (lines >= full ? full : oneLine.fit(lines)), ask: oneLine.full };
+  const errorWraps = sectionErrorLines(state, state.gnss, width, gnssErrorLine(state), Number.POSITIVE_INFINITY).length + 1 - head;
+  const tabWraps = gnssReceiverTabLines(receivers, index, display.glyphs, width).length - 1;
+  const wrapped = errorWraps + tabWraps + contentRows(fields, sats, width, true) - contentRows(fields, sats, width);
+  return withWrapLines(elastic(tabs + contentRows(fields, sats, width), tabs + 1), wrapped);
 }
 
 const CONSTELLATIONS = [
@@ -100,11 +104,14 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const index = clampIndex(ui.gnssReceiver, receivers.length);
   const rx = receivers[index];
   const err = gnssErrorLine(state);
-  const errorLines = sectionErrorLines(state, section, width, err);
   const leap = rx ? leapSecondWarning(rx) : null;
   const side = width >= SIDE_BY_SIDE;
   const fields = rx ? receiverFields(state, rx, display, now) : [];
   const sats = rx ? satLines(state, rx, display) : [];
+  // An error line beside the data wraps first, in lines the one-line tabs and the rest leave.
+  const oneLineError = sectionErrorLines(state, section, width, err);
+  const spare = rx ? height - 1 - oneLineError.length - (leap ? 1 : 0) - 1 - contentRows(fields, sats.length, width) : 0;
+  const errorLines = spare > 0 ? sectionErrorLines(state, section, width, err, spare) : oneLineError;
   const room = height - 1 - errorLines.length - (leap ? 1 : 0);
   // The tabs wrap only when every other line still fits, and never above the zoomed charts.
   const tabLines = rx ? gnssReceiverTabLines(receivers, index, display.glyphs, width) : [];
@@ -113,7 +120,8 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const body = room - tabs.length;
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
   const charts = ui.zoomed && focused && rx ? satelliteCharts(state, rx, width, body, display) : [];
-  const fieldRows = Math.min(gridShape(fields, fieldWidth, 40).rows, side ? body : Math.max(1, body - sats.length));
+  // The fields take the lines the satellites leave; long values wrap in any lines to spare.
+  const fieldRows = Math.min(wrappedGridRows(fields, fieldWidth, MAX_VALUE), side ? body : Math.max(1, body - sats.length));
 
   return (
     <PaneFrame index={2} title="GNSS" status={sectionAge(section, state.intervalMs, now)} focused={focused} width={width} height={height}>
@@ -132,7 +140,7 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
       {rx && charts.length === 0 ? (
         <Box flexDirection={side ? 'row' : 'column'} width={width} height={Math.max(0, body)} overflowY="hidden">
           <Box width={fieldWidth} height={side ? body : fieldRows} flexShrink={0} overflowY="hidden">
-            <FieldGrid fields={fields} width={fieldWidth} height={fieldRows} />
+            <FieldGrid fields={fields} width={fieldWidth} height={fieldRows} maxValueWidth={MAX_VALUE} />
           </Box>
           {side ? <Box width={2} flexShrink={0} /> : null}
           <Box flexDirection="column" width={side ? SAT_WIDTH : width} flexShrink={0} overflowY="hidden">

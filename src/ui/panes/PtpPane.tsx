@@ -12,11 +12,11 @@ import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
 import { errorLine, sectionAge, sectionErrorLines } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
-import { elastic } from '../layout.js';
+import { elastic, withWrapLines } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
 import type { Display } from '../widgets/Display.js';
 import { useDisplay } from '../widgets/Display.js';
-import { FieldGrid, gridShape } from '../widgets/FieldGrid.js';
+import { FieldGrid, gridShape, wrappedGridRows } from '../widgets/FieldGrid.js';
 import { PaneFrame } from '../widgets/PaneFrame.js';
 import { StyledLine } from '../widgets/StyledLine.js';
 import { Table } from '../widgets/Table.js';
@@ -63,7 +63,13 @@ export function ptpPaneNeed(state: MonitorState, width: number, display: Display
     const full = head + (state.ptp.data || !state.ptp.error ? 1 : 0);
     return elastic(full, full);
   }
-  return elastic(head + 1 + ports.length + detailRows(state, port, width, display, now), head + 2);
+  if (!port.ok) return elastic(head + 1 + ports.length + detailRows(state, port, width, display, now), head + 2);
+  const fields = detailFields(state, port, now, display);
+  const rows = gridShape(fields, width, 40).rows;
+  // Given the lines, an error line beside the data wraps, then values too wide for the pane (a
+  // device's long identity).
+  const errorWraps = sectionErrorLines(state, state.ptp, width, undefined, Number.POSITIVE_INFINITY).length + 1 - head;
+  return withWrapLines(elastic(head + 1 + ports.length + rows, head + 2), errorWraps + wrappedGridRows(fields, width, 40) - rows);
 }
 
 function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
@@ -72,10 +78,13 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const ports = section.data?.ports ?? [];
   const index = clampIndex(ui.ptpPort, ports.length);
   const port = ports[index];
-  const errorLines = sectionErrorLines(state, section, width);
-  const body = height - 1 - errorLines.length;
   const listWant = 1 + ports.length;
   const detailWant = detailRows(state, port, width, display, now);
+  // An error line beside the data wraps in the lines the list and the detail leave.
+  const oneLineError = sectionErrorLines(state, section, width);
+  const spare = port ? height - 1 - oneLineError.length - listWant - detailWant : 0;
+  const errorLines = spare > 0 ? sectionErrorLines(state, section, width, undefined, spare) : oneLineError;
+  const body = height - 1 - errorLines.length;
   // Both when they fit. Else the list first, as the technician picks a port there: the focused
   // pane keeps half of the detail's lines (its grid pairs fields to fit them) and the list
   // scrolls to the selection, with its header, the selected row and a "more" line at least;

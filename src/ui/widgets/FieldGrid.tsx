@@ -4,7 +4,7 @@ import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import type { Field } from '../../view/field.js';
 import { useDisplay } from './Display.js';
-import { fitLine, fitLineMiddle, lineWidth } from '../../view/fit.js';
+import { fitLine, fitLineMiddle, lineWidth, wrapValue } from '../../view/fit.js';
 import { StyledLine } from './StyledLine.js';
 
 export const FIELD_GAP = 3;
@@ -106,6 +106,7 @@ export function gridLines(fields: readonly Field[], width: number, maxValueWidth
   // Columns share the whole width: values get what the labels and gaps leave.
   const share = Math.floor((width - (shape.columns - 1) * FIELD_GAP) / shape.columns);
   const valueWidth = Math.max(1, share - shape.labelWidth - 1);
+  if (shape.columns === 1 && height !== undefined && height > shape.rows) return wrappedLines(fields, shape.labelWidth, valueWidth, height - shape.rows, ellipsis);
   const lines: Line[] = [];
   for (let r = 0; r < shape.rows; r++) {
     const line: Line = [];
@@ -122,6 +123,35 @@ export function gridLines(fields: readonly Field[], width: number, maxValueWidth
     lines.push(fitLine(line, width, ellipsis));
   }
   return lines;
+}
+
+/** A value that would be cut (an identity: shortened in its middle) in a one-column grid: it may wrap. */
+function wraps(field: Field, valueWidth: number): boolean {
+  return lineWidth(field.value) > valueWidth;
+}
+
+/**
+ * A one-column grid with `spare` lines beyond one per field: values that would be cut wrap under
+ * themselves, in order, each only when all its lines fit in what is left.
+ */
+function wrappedLines(fields: readonly Field[], labelWidth: number, valueWidth: number, spare: number, ellipsis: string): Line[] {
+  let left = spare;
+  const indent = cell(' '.repeat(labelWidth + 1));
+  return fields.flatMap((field) => {
+    const value = wraps(field, valueWidth) ? wrapValue(field.value, valueWidth) : [field.value];
+    if (value.length === 1 || value.length - 1 > left) return [fieldCells(field, labelWidth, valueWidth, ellipsis)];
+    left -= value.length - 1;
+    const [label] = fieldCells(field, labelWidth, valueWidth, ellipsis);
+    return value.map((piece, i) => [i === 0 ? label! : indent, ...piece]);
+  });
+}
+
+/** Lines a one-column grid of `fields` takes with every value that would be cut wrapped (for a pane's need). */
+export function wrappedGridRows(fields: readonly Field[], width: number, maxValueWidth: number): number {
+  const shape = gridShape(fields, width, maxValueWidth);
+  if (shape.columns !== 1) return shape.rows;
+  const valueWidth = Math.max(1, width - shape.labelWidth - 1);
+  return fields.reduce((rows, f) => rows + (wraps(f, valueWidth) ? wrapValue(f.value, valueWidth).length : 1), 0);
 }
 
 /** Labelled values in as many columns as fit; clipped to `height` lines with a count of what is hidden. */
