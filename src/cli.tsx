@@ -296,7 +296,7 @@ async function endLiveView(outcome: { terminalLost: boolean } | undefined): Prom
 
 async function live(config: Config, profile: string | undefined, sim?: { close(): Promise<void> }) {
   if (!process.stdout.isTTY) fail('the live monitor needs a terminal; use --once or --json for scripts');
-  (await import('./ui/heap.js')).sizeHeapForLiveView();
+  (await import('./ui/v8-flags.js')).tuneV8ForLiveView();
   // A live view on a terminal is live even when CI is set in the environment: Ink would
   // otherwise hold every frame back until exit.
   delete process.env.CI;
@@ -353,7 +353,7 @@ async function replay(): Promise<void> {
   const file = rest[0];
   if (!file) fail('give the recording to play: synctop replay FILE [--speed N]');
   if (rest.length > 1) fail(`unexpected argument ${quoteArgument(rest[1]!)}; see --help`);
-  (await import('./ui/heap.js')).sizeHeapForLiveView();
+  (await import('./ui/v8-flags.js')).tuneV8ForLiveView();
   const speed = flags.speed ?? 1;
   const { loadRecording, ReplayController, RecordingError, MIN_SPEED, MAX_SPEED } = await import('./record/replay.js');
   if (!(speed >= MIN_SPEED && speed <= MAX_SPEED)) fail(`--speed must be a number from ${MIN_SPEED} to ${MAX_SPEED} (got ${flags.speed})`);
