@@ -8,7 +8,7 @@ import { eventSeverities } from './theme.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
 import { clockTime } from './time.js';
-import { lineWidth, wrapLine } from './fit.js';
+import { firstWrappedLines, lineWidth, wrapLine } from './fit.js';
 
 /** "• 14:02:11 ! PTP port 0 LOST -> ACQUIRING": the mark only on events not yet seen. */
 export function eventLine(event: MonitorEvent, fresh: boolean, glyphs: Glyphs): Line {
@@ -31,7 +31,7 @@ export function wrapEventLines(lines: readonly Line[], width: number, spare: num
   return lines.map((line) => {
     if (left <= 0 || lineWidth(line) <= width) return [line];
     const wrapped = wrapLine(line, width, lineWidth(line.slice(0, 3)));
-    const shown = wrapped.length - 1 <= left ? wrapped : [...wrapped.slice(0, left), wrapped.slice(left).flat()];
+    const shown = firstWrappedLines(wrapped, left + 1);
     left -= shown.length - 1;
     return shown;
   });

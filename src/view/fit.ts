@@ -122,31 +122,47 @@ export function wrapLine(line: Line, width: number, indentWidth?: number): Line[
 }
 
 /**
+ * At most `count` of wrapLine's lines: the last one shown holds the rest of the text (without the
+ * indents that began its continuation lines), to be cut where it is drawn.
+ */
+export function firstWrappedLines(wrapped: readonly Line[], count: number): Line[] {
+  if (wrapped.length <= count) return [...wrapped];
+  const rest = wrapped.slice(count - 1).flatMap((line, i) => (i === 0 ? line : line.slice(1)));
+  return [...wrapped.slice(0, count - 1), rest];
+}
+
+/** The most lines a field's value wraps to: a recipient list of 64 addresses stays a few lines. */
+export const MAX_VALUE_LINES = 4;
+
+/**
  * A field's value in lines of `width` columns, for a grid with lines to spare: at spaces where
  * every piece then fits, else column by column (a device's long token, an address list without
- * spaces), so nothing of it is cut. A character wider than the line has a line of its own.
+ * spaces), so nothing of it is cut. A character wider than the line has a line of its own. At
+ * most `maxLines` lines, the last holding the rest (cut where it is drawn); the work stops there,
+ * however long the value.
  */
-export function wrapValue(line: Line, width: number): Line[] {
-  if (width < 1 || lineWidth(line) <= width) return [line];
+export function wrapValue(line: Line, width: number, maxLines = MAX_VALUE_LINES): Line[] {
+  if (width < 1 || maxLines <= 1 || lineWidth(line) <= width) return [line];
   const words = wrapLine(line, width, 0).map((l) => l.filter((c) => c.text !== ''));
-  if (words.every((l) => lineWidth(l) <= width)) return words;
+  if (words.every((l) => lineWidth(l) <= width)) return firstWrappedLines(words, maxLines);
   const lines: Line[] = [[]];
   let left = width;
-  for (const c of line) {
+  for (const [at, c] of line.entries()) {
     let rest = c.text;
     while (rest !== '') {
-      const clipped = clipText(rest, left);
-      if (clipped.text === '') {
-        if (left < width) {
-          lines.push([]);
-          left = width;
-          continue;
+      let clipped = clipText(rest, left);
+      if (clipped.text === '' && left < width) {
+        // The line is full: on to the next one, or the last one holds the rest.
+        if (lines.length === maxLines) {
+          lines[lines.length - 1]!.push({ ...c, text: rest }, ...line.slice(at + 1));
+          return lines;
         }
-        // Wider than a whole line: alone on its line.
-        const [first] = segmenter.segment(rest);
-        clipped.text = first!.segment;
-        clipped.width = left;
+        lines.push([]);
+        left = width;
+        continue;
       }
+      // A character wider than a whole line: alone on its line.
+      if (clipped.text === '') clipped = { text: (segmenter.segment(rest)[Symbol.iterator]().next().value as Intl.SegmentData).segment, width: left };
       lines[lines.length - 1]!.push({ ...c, text: clipped.text });
       left -= clipped.width;
       rest = rest.slice(clipped.text.length);

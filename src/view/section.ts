@@ -4,7 +4,7 @@ import type { MonitorState, SectionState } from '../monitor/state.js';
 import { isStale } from '../monitor/state.js';
 import type { Line } from './cell.js';
 import { cell } from './cell.js';
-import { wrapLine } from './fit.js';
+import { firstWrappedLines, wrapLine } from './fit.js';
 import { ageText } from './time.js';
 
 /** "4s ago", "STALE 2m ago", "no data yet". */
@@ -29,8 +29,8 @@ export const MAX_ERROR_LINES = 3;
 
 /**
  * A pane's error lines: its error line (`line`: a pane's own wording, else sectionErrorLine),
- * one line beside data, wrapped when the pane has the `spare` lines for all of it; when the pane
- * has no data the error is all it says, so it wraps rather than being cut. Either way at most
+ * one line beside data, wrapped into the `spare` lines the pane has besides; when the pane has no
+ * data the error is all it says, so it wraps rather than being cut. Either way at most
  * MAX_ERROR_LINES (the last one holds the rest and is cut where it ends).
  */
 export function sectionErrorLines(
@@ -41,9 +41,8 @@ export function sectionErrorLines(
   spare = 0,
 ): Line[] {
   if (!line) return [];
-  const wrapped = wrapLine(line, width, 2);
-  if (section.data !== null && (wrapped.length === 1 || wrapped.length - 1 > Math.min(spare, MAX_ERROR_LINES - 1))) return [line];
-  return wrapped.length <= MAX_ERROR_LINES ? wrapped : [...wrapped.slice(0, MAX_ERROR_LINES - 1), wrapped.slice(MAX_ERROR_LINES - 1).flat()];
+  const room = section.data === null ? MAX_ERROR_LINES : Math.min(MAX_ERROR_LINES, 1 + Math.max(0, spare));
+  return room === 1 ? [line] : firstWrappedLines(wrapLine(line, width, 2), room);
 }
 
 /** One line: "! auth error (403): permission refused ...". */

@@ -7,12 +7,12 @@ import { gnssReceiverFields, gnssReceiverTabLines, gnssReceiverTabs, gnssSatelli
 import { headerLines, healthLine, outageBanner } from '../../src/view/header.js';
 import { ntpLegendLine, ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/view/ntp-source.js';
 import { clockAccuracyText, clockClassText, delayStatsText, ptpPortDetail, ptpPortRow } from '../../src/view/ptp-port.js';
-import { sectionAge } from '../../src/view/section.js';
+import { sectionAge, sectionErrorLines } from '../../src/view/section.js';
 import { sparkline } from '../../src/view/sparkline.js';
 import { sectionSummary } from '../../src/view/summary.js';
 import { verdictLine, verdictParts } from '../../src/view/verdict.js';
 import { asciiGlyphs, offsetLimits, offsetToken, unicodeGlyphs } from '../../src/view/theme.js';
-import { clipText, fitLine, padText, shortenMiddle, wrapValue } from '../../src/view/fit.js';
+import { clipText, firstWrappedLines, fitLine, padText, shortenMiddle, wrapLine, wrapValue } from '../../src/view/fit.js';
 import { cutsIdentity, layoutColumns, placeText, scrollWindow } from '../../src/view/table-layout.js';
 import { gridLines, gridShape, pairLines, wrappedGridRows } from '../../src/ui/widgets/FieldGrid.js';
 import { cell } from '../../src/view/cell.js';
@@ -497,6 +497,20 @@ describe('header, sections and summaries', () => {
     expect(lineText(sectionAge(emptyState().ntp, 2000, NOW))).toBe('no data yet');
   });
 
+  it('an error line beside data wraps into the lines the pane has to spare; the last holds the rest, without the indents', () => {
+    const state = healthyState();
+    const error = { kind: 'network', code: 'TIMEOUT', message: 'no complete answer within 900 ms (timeout) and more words after it' } as const;
+    const section = { data: {}, error };
+    const text = (spare: number) => sectionErrorLines(state, section, 30, undefined, spare).map(lineText);
+    expect(text(0)).toEqual(['! network error TIMEOUT: no complete answer within 900 ms (timeout) and more words after it']);
+    expect(text(1)).toEqual(['! network error TIMEOUT: no ', '  complete answer within 900 ms (timeout) and more words after it']);
+    expect(text(9)).toHaveLength(3);
+    expect(sectionErrorLines(state, { data: null, error }, 30).map(lineText)).toEqual(text(2));
+    const wrapped = wrapLine([cell('aaa bbb ccc ddd')], 4, 2);
+    expect(firstWrappedLines(wrapped, 2).map(lineText)).toEqual(['aaa ', '  bbb ccc ddd']);
+    expect(firstWrappedLines(wrapped, 9)).toEqual(wrapped);
+  });
+
   it('summarizes each section in one line', () => {
     expect(lineText(sectionSummary('ptp', ptpAuthRefusedState(), NOW, uni))).toContain('! auth: permission refused');
     expect(lineText(sectionSummary('gnss', gnssNoReceiverState(), NOW, uni))).toContain('GNSS none');
@@ -530,6 +544,10 @@ describe('field grid', () => {
     expect(wrapValue([cell('ab'), cell('界cd')], 3).map(lineText)).toEqual(['ab', '界c', 'd']);
     expect(wrapValue([cell('界界')], 1).map(lineText)).toEqual(['界', '界']);
     expect(wrapValue([cell('short')], 10).map(lineText)).toEqual(['short']);
+    // At most four lines, the last holding the rest, however long the value.
+    const huge = wrapValue([cell('x'.repeat(100_000))], 10);
+    expect(huge.map((l) => lineText(l).length)).toEqual([10, 10, 10, 100_000 - 30]);
+    expect(wrapValue([cell('a '.repeat(50))], 10)).toHaveLength(4);
   });
   it('fills as many columns as fit, column by column', () => {
     expect(gridShape(fields, 100, 40)).toMatchObject({ columns: 3, rows: 1 });
