@@ -45,6 +45,16 @@ export function sectionErrorLines(
   return room === 1 ? [line] : firstWrappedLines(wrapLine(line, width, 2), room);
 }
 
+/** Lines a pane's error line beside its data takes beyond one when it wraps whole (for a pane's need). */
+export function errorWrapLines(
+  state: Pick<MonitorState, 'unreachable'>,
+  section: Pick<SectionState<unknown>, 'data' | 'error'>,
+  width: number,
+  line?: Line | null,
+): number {
+  return sectionErrorLines(state, section, width, line, Number.POSITIVE_INFINITY).length - sectionErrorLines(state, section, width, line).length;
+}
+
 /** One line: "! auth error (403): permission refused ...". */
 export function errorLine(error: SnapshotError, explain?: string): Line {
   const code = error.code ? ` ${error.code}` : '';

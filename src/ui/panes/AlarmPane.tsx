@@ -51,7 +51,7 @@ function AlarmPaneView({ state, now, width, height, focused }: PaneProps) {
   const lint = data && height - 1 - oneLineError.length - wrapped.length < rows ? alarmLintLines(data, Number.POSITIVE_INFINITY) : wrapped;
   // Lines to spare below all that: an error beside the data wraps there, then long values do.
   const spare = data ? height - 1 - oneLineError.length - rows - lint.length : 0;
-  const errorLines = spare > 0 ? sectionErrorLines(state, section, width, undefined, spare) : oneLineError;
+  const errorLines = sectionErrorLines(state, section, width, undefined, spare);
   const body = height - 1 - errorLines.length;
   // The findings stay visible under the fields: they say what to change. The fields give way.
   const fieldRows = data ? Math.max(1, Math.min(wrappedGridRows(fields, width, MAX_VALUE), body - lint.length)) : 0;

@@ -18,8 +18,9 @@ export function eventsPaneNeed(state: MonitorState): PaneNeed {
 
 /**
  * What changed, newest first: local time, severity symbol and color, the message, one line
- * each (wrapped under the message when the pane has lines to spare). Events after the last look at the focused pane carry a mark and are counted in the
- * title. ↑/↓ scroll back through the log when the pane is focused.
+ * each (wrapped under the message when the pane has lines to spare). Events after the last look
+ * at the focused pane carry a mark and are counted in the title. ↑/↓ scroll back through the log
+ * when the pane is focused.
  */
 function EventsPaneView({ state, ui, width, height, focused }: PaneProps) {
   const { glyphs } = useDisplay();

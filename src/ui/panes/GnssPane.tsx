@@ -9,7 +9,7 @@ import { cell } from '../../view/cell.js';
 import { chartTitle, countChart } from '../../view/chart.js';
 import { gnssReceiverFields, gnssReceiverTabLines, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
 import { timeInState } from '../../view/time.js';
-import { sectionAge, sectionErrorLine, sectionErrorLines } from '../../view/section.js';
+import { errorWrapLines, sectionAge, sectionErrorLine, sectionErrorLines } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic, withWrapLines } from '../layout.js';
@@ -74,10 +74,10 @@ export function gnssPaneNeed(state: MonitorState, width: number, display: Displa
   const fields = receiverFields(state, rx, display, now);
   const sats = satLines(state, rx, display).length;
   const tabs = head + 1 + (leapSecondWarning(rx) ? 1 : 0);
-  const errorWraps = sectionErrorLines(state, state.gnss, width, gnssErrorLine(state), Number.POSITIVE_INFINITY).length + 1 - head;
+  const content = contentRows(fields, sats, width);
   const tabWraps = gnssReceiverTabLines(receivers, index, display.glyphs, width).length - 1;
-  const wrapped = errorWraps + tabWraps + contentRows(fields, sats, width, true) - contentRows(fields, sats, width);
-  return withWrapLines(elastic(tabs + contentRows(fields, sats, width), tabs + 1), wrapped);
+  const valueWraps = contentRows(fields, sats, width, true) - content;
+  return withWrapLines(elastic(tabs + content, tabs + 1), errorWrapLines(state, state.gnss, width, gnssErrorLine(state)) + tabWraps + valueWraps);
 }
 
 const CONSTELLATIONS = [
@@ -108,14 +108,15 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const side = width >= SIDE_BY_SIDE;
   const fields = rx ? receiverFields(state, rx, display, now) : [];
   const sats = rx ? satLines(state, rx, display) : [];
+  const content = rx ? contentRows(fields, sats.length, width) : 0;
   // An error line beside the data wraps first, in lines the one-line tabs and the rest leave.
   const oneLineError = sectionErrorLines(state, section, width, err);
-  const spare = rx ? height - 1 - oneLineError.length - (leap ? 1 : 0) - 1 - contentRows(fields, sats.length, width) : 0;
-  const errorLines = spare > 0 ? sectionErrorLines(state, section, width, err, spare) : oneLineError;
+  const spare = rx ? height - 1 - oneLineError.length - (leap ? 1 : 0) - 1 - content : 0;
+  const errorLines = sectionErrorLines(state, section, width, err, spare);
   const room = height - 1 - errorLines.length - (leap ? 1 : 0);
   // The tabs wrap only when every other line still fits, and never above the zoomed charts.
   const tabLines = rx ? gnssReceiverTabLines(receivers, index, display.glyphs, width) : [];
-  const wrapTabs = tabLines.length > 1 && !(ui.zoomed && focused) && room - tabLines.length >= contentRows(fields, sats.length, width);
+  const wrapTabs = tabLines.length > 1 && !(ui.zoomed && focused) && room - tabLines.length >= content;
   const tabs = tabLines.length <= 1 || wrapTabs ? tabLines : [gnssReceiverTabs(receivers, index, display.glyphs)];
   const body = room - tabs.length;
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;

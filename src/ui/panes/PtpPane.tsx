@@ -10,7 +10,7 @@ import type { Line } from '../../view/cell.js';
 import { cell } from '../../view/cell.js';
 import { chartTitle, offsetChart } from '../../view/chart.js';
 import { ptpLiveColumns, ptpPortDetail, ptpPortRow } from '../../view/ptp-port.js';
-import { errorLine, sectionAge, sectionErrorLines } from '../../view/section.js';
+import { errorLine, errorWrapLines, sectionAge, sectionErrorLines } from '../../view/section.js';
 import type { PaneNeed } from '../layout.js';
 import { elastic, withWrapLines } from '../layout.js';
 import { clampIndex } from '../ui-state.js';
@@ -68,8 +68,7 @@ export function ptpPaneNeed(state: MonitorState, width: number, display: Display
   const rows = gridShape(fields, width, 40).rows;
   // Given the lines, an error line beside the data wraps, then values too wide for the pane (a
   // device's long identity).
-  const errorWraps = sectionErrorLines(state, state.ptp, width, undefined, Number.POSITIVE_INFINITY).length + 1 - head;
-  return withWrapLines(elastic(head + 1 + ports.length + rows, head + 2), errorWraps + wrappedGridRows(fields, width, 40) - rows);
+  return withWrapLines(elastic(head + 1 + ports.length + rows, head + 2), errorWrapLines(state, state.ptp, width) + wrappedGridRows(fields, width, 40) - rows);
 }
 
 function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
@@ -83,7 +82,7 @@ function PtpPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   // An error line beside the data wraps in the lines the list and the detail leave.
   const oneLineError = sectionErrorLines(state, section, width);
   const spare = port ? height - 1 - oneLineError.length - listWant - detailWant : 0;
-  const errorLines = spare > 0 ? sectionErrorLines(state, section, width, undefined, spare) : oneLineError;
+  const errorLines = sectionErrorLines(state, section, width, undefined, spare);
   const body = height - 1 - errorLines.length;
   // Both when they fit. Else the list first, as the technician picks a port there: the focused
   // pane keeps half of the detail's lines (its grid pairs fields to fit them) and the list
