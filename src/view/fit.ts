@@ -143,8 +143,9 @@ export const MAX_VALUE_LINES = 4;
  */
 export function wrapValue(line: Line, width: number, maxLines = MAX_VALUE_LINES): Line[] {
   if (width < 1 || maxLines <= 1 || lineWidth(line) <= width) return [line];
-  const words = wrapLine(line, width, 0).map((l) => l.filter((c) => c.text !== ''));
-  if (words.every((l) => lineWidth(l) <= width)) return firstWrappedLines(words, maxLines);
+  const words = wrapLine(line, width, 0);
+  // Continuation lines begin with wrapLine's (here empty) indent cell, which firstWrappedLines drops.
+  if (words.every((l) => lineWidth(l) <= width)) return firstWrappedLines(words, maxLines).map((l) => l.filter((c) => c.text !== ''));
   const lines: Line[] = [[]];
   let left = width;
   for (const [at, c] of line.entries()) {

@@ -40,28 +40,25 @@ function receiverTabGroups(receivers: readonly GnssReceiver[], selected: number,
   });
 }
 
+/** "   ←/→ switch", after the last tab. */
 function switchHint(glyphs: Glyphs): Line {
   return [cell(`${TAB_GAP}${glyphs.left}/${glyphs.right} switch`, 'muted')];
 }
 
-/** "▶rx 0 * working   rx 1 - standby   ←/→ switch" — every receiver, the selected one marked. */
-export function gnssReceiverTabs(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs): Line {
-  const tabs = receiverTabGroups(receivers, selected, glyphs).flatMap((group, i) => (i > 0 ? [cell(TAB_GAP), ...group] : group));
-  return receivers.length > 1 ? [...tabs, ...switchHint(glyphs)] : tabs;
-}
-
 /**
- * The tabs in lines of `width`, a tab never split across two, for a pane that has the lines:
- * one line would cut a receiver's status. The switch hint (also in the help) ends the last line
- * when it fits there and is left out otherwise, never given a line of its own.
+ * "▶ rx 0 * working     rx 1 - standby   ←/→ switch": every receiver, the selected one marked, in
+ * lines of `width` (Infinity: one line), a tab never split across two, for a pane that has the lines:
+ * one line would cut a receiver's status. At most `maxLines`, the last holding the tabs left
+ * (cut where it is drawn). The switch hint (also in the help) ends the last line when it fits
+ * there and is left out otherwise, never given a line of its own.
  */
-export function gnssReceiverTabLines(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs, width: number): Line[] {
+export function gnssReceiverTabLines(receivers: readonly GnssReceiver[], selected: number, glyphs: Glyphs, width: number, maxLines = Number.POSITIVE_INFINITY): Line[] {
   const lines: Line[] = [];
   let used = 0;
   for (const group of receiverTabGroups(receivers, selected, glyphs)) {
     const w = lineWidth(group);
     const current = lines[lines.length - 1];
-    if (current && used + TAB_GAP.length + w <= width) {
+    if (current && (used + TAB_GAP.length + w <= width || lines.length >= maxLines)) {
       current.push(cell(TAB_GAP), ...group);
       used += TAB_GAP.length + w;
     } else {

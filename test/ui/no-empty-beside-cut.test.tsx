@@ -70,6 +70,13 @@ function errorsBesideDataState(): MonitorState {
   return s;
 }
 
+/** As many receivers as a flooding device leaves after the cap: their tabs take every line they are given. */
+function manyReceiversState(): MonitorState {
+  const s = healthyState();
+  s.gnss = { ...s.gnss, data: { receivers: Array.from({ length: 64 }, (_, id) => receiver({ id, status: id === 0 ? 'working' : 'standby' })) } };
+  return s;
+}
+
 /** Values wider than their panes: a recipient list without spaces, a long parent port identity, one PTP port (lines to spare). */
 function longValuesState(): MonitorState {
   const s = healthyState();
@@ -103,6 +110,7 @@ describe('no empty line beside a cut one', () => {
     ['one PTP port, long events', onePortLongEventsState],
     ['errors beside data', errorsBesideDataState],
     ['long values', longValuesState],
+    ['64 receivers', manyReceiversState],
   ];
   it.each(states)('%s: 80x24, 100x30 and 120x40, every pane focused', (_name, make) => {
     const bad: string[] = [];

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import stringWidth from 'string-width';
 import { lineText } from '../../src/view/cell.js';
 import { alarmFields, senderText } from '../../src/view/alarm.js';
-import { gnssReceiverFields, gnssReceiverTabLines, gnssReceiverTabs, gnssSatelliteLines } from '../../src/view/gnss-receiver.js';
+import { gnssReceiverFields, gnssReceiverTabLines, gnssSatelliteLines } from '../../src/view/gnss-receiver.js';
 import { headerLines, healthLine, outageBanner } from '../../src/view/header.js';
 import { ntpLegendLine, ntpSourceRow, ntpStatusLine, plusMinus, reachMarks, reachToken } from '../../src/view/ntp-source.js';
 import { clockAccuracyText, clockClassText, delayStatsText, ptpPortDetail, ptpPortRow } from '../../src/view/ptp-port.js';
@@ -268,13 +268,15 @@ describe('GNSS receiver renderer', () => {
   it('packs the receiver tabs into lines, a tab never split; the switch hint only where it fits', () => {
     const rxs = [receiver({ id: 0 }), receiver({ id: 1, status: 'standby' }), receiver({ id: 2, status: 'standby' })];
     const lines = (width: number) => gnssReceiverTabLines(rxs, 1, unicodeGlyphs, width).map(lineText);
-    expect(lines(200)).toEqual([lineText(gnssReceiverTabs(rxs, 1, unicodeGlyphs))]);
-    expect(lines(200)[0]).toBe('  rx 0 * working   ▶ rx 1 - standby     rx 2 - standby   ←/→ switch');
+    expect(lines(200)).toEqual(['  rx 0 * working   ▶ rx 1 - standby     rx 2 - standby   ←/→ switch']);
     // Without the hint the tabs fit: left out, not given a line of its own.
     expect(lines(54)).toEqual(['  rx 0 * working   ▶ rx 1 - standby     rx 2 - standby']);
     expect(lines(40)).toEqual(['  rx 0 * working   ▶ rx 1 - standby', '  rx 2 - standby   ←/→ switch']);
     // A tab wider than the line has a line of its own (cut where it is drawn).
     expect(lines(10)).toHaveLength(3);
+    // At most maxLines: the last holds the tabs left.
+    expect(gnssReceiverTabLines(rxs, 1, unicodeGlyphs, 40, 1).map(lineText)).toEqual(['  rx 0 * working   ▶ rx 1 - standby     rx 2 - standby']);
+    expect(gnssReceiverTabLines(rxs, 1, unicodeGlyphs, 10, 2).map(lineText)).toEqual(['  rx 0 * working', '▶ rx 1 - standby     rx 2 - standby']);
     expect(gnssReceiverTabLines([receiver({ id: 0 })], 0, unicodeGlyphs, 80).map(lineText)).toEqual(['▶ rx 0 * working']);
   });
 
@@ -525,7 +527,7 @@ describe('field grid', () => {
     { label: 'bb', value: [cell('22')] },
     { label: 'c', value: [cell('3')] },
   ];
-  it('with lines to spare, a one-column grid wraps the values it would cut, in order, each only whole', () => {
+  it('with lines to spare, a one-column grid wraps the values it would cut, in order, into the lines left', () => {
     const long = [
       { label: 'to', value: [cell('noc@example.com, ops@example.com')] },
       { label: 'id', value: [cell('a0b1c2.fffe.d3e4f5-3')], whole: true },
@@ -536,6 +538,9 @@ describe('field grid', () => {
     expect(gridLines(long, 20, 40, '~', 5).map(lineText)).toEqual(['to noc@example.com, ', '   ops@example.com', 'id a0b1c2.fffe.d3e4f', '   5-3', 'x  1']);
     // One line to spare: the first value's extra line fits, the identity's does not.
     expect(gridLines(long, 20, 40, '~', 4).map(lineText)).toEqual(['to noc@example.com, ', '   ops@example.com', 'id a0b1c2.f~d3e4f5-3', 'x  1']);
+    // Fewer lines than a value needs: it wraps into those left, the last cut where it ends.
+    const three = [{ label: 'to', value: [cell('aaaa bbbb cccc dddd eeee')] }, { label: 'x', value: [cell('1')] }];
+    expect(gridLines(three, 10, 40, '~', 3).map(lineText)).toEqual(['to aaaa ', '   bbbb c~', 'x  1']);
   });
 
   it('wraps a value at spaces, or column by column where a word is wider than the line', () => {
@@ -548,6 +553,7 @@ describe('field grid', () => {
     const huge = wrapValue([cell('x'.repeat(100_000))], 10);
     expect(huge.map((l) => lineText(l).length)).toEqual([10, 10, 10, 100_000 - 30]);
     expect(wrapValue([cell('a '.repeat(50))], 10)).toHaveLength(4);
+    expect(wrapValue([cell('aa bb cc dd')], 3, 2).map(lineText)).toEqual(['aa ', 'bb cc dd']);
   });
   it('fills as many columns as fit, column by column', () => {
     expect(gridShape(fields, 100, 40)).toMatchObject({ columns: 3, rows: 1 });

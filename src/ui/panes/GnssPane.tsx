@@ -7,7 +7,7 @@ import type { Line } from '../../view/cell.js';
 import type { Field } from '../../view/field.js';
 import { cell } from '../../view/cell.js';
 import { chartTitle, countChart } from '../../view/chart.js';
-import { gnssReceiverFields, gnssReceiverTabLines, gnssReceiverTabs, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
+import { gnssReceiverFields, gnssReceiverTabLines, gnssSatelliteLines, leapSecondWarning } from '../../view/gnss-receiver.js';
 import { timeInState } from '../../view/time.js';
 import { errorWrapLines, sectionAge, sectionErrorLine, sectionErrorLines } from '../../view/section.js';
 import { GNSS_NO_RECEIVER_CODE } from '../../view/verdict.js';
@@ -114,10 +114,10 @@ function GnssPaneView({ state, ui, now, width, height, focused }: PaneProps) {
   const spare = rx ? height - 1 - oneLineError.length - (leap ? 1 : 0) - 1 - content : 0;
   const errorLines = sectionErrorLines(state, section, width, err, spare);
   const room = height - 1 - errorLines.length - (leap ? 1 : 0);
-  // The tabs wrap only when every other line still fits, and never above the zoomed charts.
-  const tabLines = rx ? gnssReceiverTabLines(receivers, index, display.glyphs, width) : [];
-  const wrapTabs = tabLines.length > 1 && !(ui.zoomed && focused) && room - tabLines.length >= content;
-  const tabs = tabLines.length <= 1 || wrapTabs ? tabLines : [gnssReceiverTabs(receivers, index, display.glyphs)];
+  // The tabs wrap into the lines the fields and satellites leave (the last holding the tabs left),
+  // never above the zoomed charts.
+  const tabRoom = ui.zoomed && focused ? 1 : Math.max(1, room - content);
+  const tabs = rx ? gnssReceiverTabLines(receivers, index, display.glyphs, width, tabRoom) : [];
   const body = room - tabs.length;
   const fieldWidth = side ? width - SAT_WIDTH - 2 : width;
   const charts = ui.zoomed && focused && rx ? satelliteCharts(state, rx, width, body, display) : [];

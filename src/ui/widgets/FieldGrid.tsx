@@ -132,17 +132,17 @@ function wraps(field: Field, valueWidth: number): boolean {
 
 /**
  * A one-column grid with `spare` lines beyond one per field: values that would be cut wrap under
- * themselves, in order, each only when all its lines fit in what is left.
+ * themselves, in order, into the lines left (the last one holding the rest, cut where it ends).
  */
 function wrappedLines(fields: readonly Field[], labelWidth: number, valueWidth: number, spare: number, ellipsis: string): Line[] {
   let left = spare;
   const indent = cell(' '.repeat(labelWidth + 1));
   return fields.flatMap((field) => {
-    const value = wraps(field, valueWidth) ? wrapValue(field.value, valueWidth) : [field.value];
-    if (value.length === 1 || value.length - 1 > left) return [fieldCells(field, labelWidth, valueWidth, ellipsis)];
+    const value = left > 0 && wraps(field, valueWidth) ? wrapValue(field.value, valueWidth, left + 1) : [field.value];
+    if (value.length === 1) return [fieldCells(field, labelWidth, valueWidth, ellipsis)];
     left -= value.length - 1;
     const [label] = fieldCells(field, labelWidth, valueWidth, ellipsis);
-    return value.map((piece, i) => [i === 0 ? label! : indent, ...piece]);
+    return value.map((piece, i) => fitLine([i === 0 ? label! : indent, ...piece], labelWidth + 1 + valueWidth, ellipsis));
   });
 }
 
